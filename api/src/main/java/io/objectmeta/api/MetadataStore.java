@@ -1,0 +1,387 @@
+package io.objectmeta.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.objectmeta.api.gc.GarbageClaim;
+import io.objectmeta.api.gc.GcQueueStats;
+import io.objectmeta.api.listing.BucketPage;
+import io.objectmeta.api.listing.LifecyclePage;
+import io.objectmeta.api.listing.LifecycleRequest;
+import io.objectmeta.api.listing.ListBucketsRequest;
+import io.objectmeta.api.listing.ListObjectsRequest;
+import io.objectmeta.api.listing.ListObjectsResult;
+import io.objectmeta.api.listing.ListObjectsV2Request;
+import io.objectmeta.api.listing.ListObjectsV2Result;
+import io.objectmeta.api.listing.ListPartsRequest;
+import io.objectmeta.api.listing.ListPartsResult;
+import io.objectmeta.api.listing.ListUploadsRequest;
+import io.objectmeta.api.listing.ListUploadsResult;
+import io.objectmeta.api.listing.ListVersionsRequest;
+import io.objectmeta.api.listing.ListVersionsResult;
+import io.objectmeta.api.model.BatchEntry;
+import io.objectmeta.api.model.Bucket;
+import io.objectmeta.api.model.BucketUpdate;
+import io.objectmeta.api.model.CompletedPart;
+import io.objectmeta.api.model.DeleteResult;
+import io.objectmeta.api.model.MultipartUpload;
+import io.objectmeta.api.model.NonCurrentVersion;
+import io.objectmeta.api.model.ObjectMetadata;
+import io.objectmeta.api.model.ObjectMetadataUpdate;
+import io.objectmeta.api.model.ObjectRef;
+import io.objectmeta.api.model.ObjectVersion;
+import io.objectmeta.api.model.Part;
+import io.objectmeta.api.model.StoreUsage;
+import io.objectmeta.api.model.Usage;
+import io.objectmeta.api.model.WriteCondition;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The metadata of an S3-style object store: buckets, object versions, delete markers, multipart
+ * upload records, listings, usage, and the queue of records whose data may be freed (the GC queue).
+ * Applications get one from {@link MetadataStores#open(String)}; every backend keeps this contract,
+ * and the conformance suite checks each rule on each backend.
+ *
+ * <h2>Atomicity</h2>
+ * Each call is atomic per key: a reader sees a key's state before or after a write, never between
+ * (a backend whose write takes several steps repairs intermediate states before any reader can
+ * observe them). Nothing is atomic across keys or buckets: a batch call is a sequence of
+ * single-key calls, each with its own result. Bucket-level calls are atomic per bucket.
+ *
+ * <h2>Failures</h2>
+ * Every failure is a {@link io.objectmeta.api.error.MetadataException} subtype carrying its S3
+ * error code. Input is validated before anything reaches a database: a call rejected with
+ * {@code InvalidArgument}, {@code InvalidBucketName} or {@code KeyTooLongError} has changed
+ * nothing. So have {@code NoSuchBucket}, {@code NoSuchKey}, {@code NoSuchVersion},
+ * {@code NoSuchUpload}, {@code PreconditionFailed}, {@code MethodNotAllowed},
+ * {@code BucketAlreadyExists}, {@code BucketNotEmpty}, {@code InvalidPart} and
+ * {@code InvalidPartOrder}: they are decided atomically with the write they refuse.
+ * {@link io.objectmeta.api.error.ServiceUnavailableException} (retryable) means the outcome is
+ * unknown: the write may or may not have taken effect, and the caller must read to find out or
+ * repeat the call. Repeating a put makes a second version in a versioned bucket; every other
+ * write is idempotent in its effect on what readers see. A write that failed this way never
+ * leaves a half-written version visible, and never loses a GC record of data it removed.
+ *
+ * <h2>Keys and names</h2>
+ * Keys are 1 to 1024 bytes of UTF-8 and may contain any character, NUL, {@code \x7f} and the
+ * characters a backend uses as separators included. Keys are ordered by their UTF-8 bytes in
+ * every listing and marker ({@link io.objectmeta.api.listing.KeyOrder}). Bucket names follow S3's
+ * rules ({@link io.objectmeta.api.validation.Validation}). Version ids are opaque strings; the
+ * null version's id is {@code "null"}.
+ *
+ * <h2>Versioning states</h2>
+ * <ul>
+ *   <li><b>Unversioned</b> (never enabled): a key has at most one version, the null version. A put
+ *       replaces it (the replaced version goes to the GC queue); a delete removes it (GC queue).
+ *   <li><b>Enabled</b>: a put adds a new version, which becomes the latest; older versions stay.
+ *       A delete without version id adds a delete marker as the latest version.
+ *   <li><b>Suspended</b>: a put writes a new null version as the latest, replacing the key's
+ *       previous null version wherever it stood (to the GC queue); other versions stay. A delete
+ *       without version id writes a null delete marker the same way.
+ * </ul>
+ * In every state, a delete with a version id removes that version for good (to the GC queue), and
+ * if it was the latest, the newest remaining version becomes the latest. The latest
+ * version of a key is always its newest (by revision); when it is a delete marker the key has no
+ * current object.
+ *
+ * <h2>The GC queue</h2>
+ * Every record whose data may be freed is queued with the time it left: a version replaced or
+ * removed (objects only; delete markers have no data), a part replaced, aborted or left out of a
+ * completion, and a deleted bucket. It is queued atomically with the change that removed it.
+ * Records are claimed in batches under a lease ({@link #claimGarbage}), then acknowledged
+ * (removed for good) or released. Claims are exclusive between concurrent callers; a lease that
+ * expires returns its records to the queue; a record is never lost and never acknowledged twice.
+ *
+ * <h2>Retries</h2>
+ * Implementations retry internally only where the method says so (optimistic backends restart a
+ * conflicting operation a bounded number of times, then throw ServiceUnavailable).
+ *
+ * <p>Implementations are thread-safe.
+ */
+public interface MetadataStore extends AutoCloseable {
+
+  // ------------------------------------------------------------------------------------ buckets
+
+  /**
+   * Creates a bucket, unversioned, with a new incarnation id.
+   *
+   * @param name the bucket name
+   * @param owner the owner's canonical id (1 to 256 characters)
+   * @param attributes free-form JSON kept with the bucket (null for none)
+   * @return the new bucket
+   * @throws io.objectmeta.api.error.BucketAlreadyExistsException a live bucket has that name
+   *     (whoever owns it; two concurrent creates: exactly one wins)
+   */
+  Bucket createBucket(String name, String owner, ObjectNode attributes);
+
+  /**
+   * The live bucket of that name.
+   *
+   * @throws io.objectmeta.api.error.NoSuchBucketException none exists
+   */
+  Bucket getBucket(String name);
+
+  /**
+   * Changes a bucket's versioning state, owner or attributes (each non-null field of the update).
+   * Versioning may go UNVERSIONED → ENABLED ⇄ SUSPENDED, never back to UNVERSIONED; setting the
+   * current state again is allowed and changes nothing. Existing versions are never touched.
+   *
+   * @return the updated bucket
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   * @throws io.objectmeta.api.error.InvalidArgumentException UNVERSIONED asked of a bucket that
+   *     has been versioned
+   */
+  Bucket updateBucket(String name, BucketUpdate update);
+
+  /**
+   * Deletes an empty bucket. A bucket holding any version or delete marker is not empty;
+   * in-progress multipart uploads do not count and are aborted with it (their parts go to the GC
+   * queue). A GC record of kind BUCKET is queued. The name is free at once; a bucket created
+   * again under it is a new incarnation.
+   *
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   * @throws io.objectmeta.api.error.BucketNotEmptyException it holds versions or delete markers
+   */
+  void deleteBucket(String name);
+
+  /** Live buckets in name order, all or one owner's, paged by name. */
+  BucketPage listBuckets(ListBucketsRequest request);
+
+  // ------------------------------------------------------------------------------------ objects
+
+  /**
+   * Writes an object version; see the class comment for what each versioning state does. The
+   * version's last-modified is the time of the write (the store's clock). A condition is checked
+   * atomically with the write; if it fails, nothing changes.
+   *
+   * @param metadata the object's metadata (validated: see Validation for the limits)
+   * @param condition a precondition, or {@link WriteCondition#none()}
+   * @return the version written, {@code latest} true
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   * @throws io.objectmeta.api.error.PreconditionFailedException if-none-match and the key has a
+   *     current object; if-match and the current object's etag or version id differs
+   * @throws io.objectmeta.api.error.NoSuchKeyException if-match and the key has no current object
+   */
+  ObjectVersion putObject(String bucket, String key, ObjectMetadata metadata,
+      WriteCondition condition);
+
+  /** {@link #putObject(String, String, ObjectMetadata, WriteCondition)} without a condition. */
+  default ObjectVersion putObject(String bucket, String key, ObjectMetadata metadata) {
+    return putObject(bucket, key, metadata, WriteCondition.none());
+  }
+
+  /**
+   * The current object of a key: its latest version.
+   *
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   * @throws io.objectmeta.api.error.NoSuchKeyException no version, or the latest is a delete
+   *     marker (then the exception says so and carries the marker's version id)
+   */
+  ObjectVersion getObject(String bucket, String key);
+
+  /**
+   * One version of a key, by id ({@code "null"} for the null version); {@code latest} says whether
+   * it is the newest.
+   *
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   * @throws io.objectmeta.api.error.NoSuchVersionException the key has no such version
+   * @throws io.objectmeta.api.error.MethodNotAllowedException the version is a delete marker
+   * @throws io.objectmeta.api.error.InvalidArgumentException the id is not one this library mints
+   */
+  ObjectVersion getObjectVersion(String bucket, String key, String versionId);
+
+  /**
+   * Changes an existing version's tags, ACL, replication status or attributes in place: no new
+   * version, same version id and last-modified, no GC record. A null version id means the
+   * current object.
+   *
+   * @return the updated version
+   * @throws io.objectmeta.api.error.NoSuchKeyException no current object (versionId null)
+   * @throws io.objectmeta.api.error.NoSuchVersionException no such version
+   * @throws io.objectmeta.api.error.MethodNotAllowedException the version is a delete marker
+   */
+  ObjectVersion updateObjectMetadata(String bucket, String key, String versionId,
+      ObjectMetadataUpdate update);
+
+  /**
+   * Deletes without a version id:
+   * <ul>
+   *   <li>unversioned: removes the object (GC record); result has a null version id;
+   *   <li>enabled: adds a delete marker as the latest version, whether or not the key exists;
+   *   <li>suspended: writes a null delete marker as the latest version, replacing the key's null
+   *       version (GC record if it was an object).
+   * </ul>
+   *
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   * @throws io.objectmeta.api.error.NoSuchKeyException unversioned bucket, key absent
+   */
+  DeleteResult deleteObject(String bucket, String key);
+
+  /**
+   * Removes one version for good, in any state (GC record if it was an object). If it was the
+   * latest, the next newest version becomes the latest (removing a delete marker on top makes
+   * the object reappear).
+   *
+   * @return the removed version's id, and whether it was a delete marker
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   * @throws io.objectmeta.api.error.NoSuchVersionException the key has no such version
+   */
+  DeleteResult deleteObjectVersion(String bucket, String key, String versionId);
+
+  /**
+   * Reads up to 1000 keys or versions; each entry fails or succeeds on its own, with the error
+   * {@link #getObject} or {@link #getObjectVersion} gives. Not a snapshot across keys.
+   *
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket (for the whole call)
+   * @throws io.objectmeta.api.error.InvalidArgumentException more than 1000 refs, or a ref is
+   *     invalid (nothing is read)
+   */
+  List<BatchEntry<ObjectVersion>> getObjects(String bucket, List<ObjectRef> refs);
+
+  /**
+   * Deletes up to 1000 keys or versions, one after the other, each with the outcome
+   * {@link #deleteObject} or {@link #deleteObjectVersion} gives.
+   *
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket (nothing deleted)
+   * @throws io.objectmeta.api.error.InvalidArgumentException more than 1000 refs, or a ref is
+   *     invalid (nothing deleted)
+   */
+  List<BatchEntry<DeleteResult>> deleteObjects(String bucket, List<ObjectRef> refs);
+
+  // ---------------------------------------------------------------------------------- multipart
+
+  /**
+   * Starts a multipart upload of {@code key}; its metadata becomes the object's at completion.
+   *
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   */
+  MultipartUpload initiateMultipartUpload(String bucket, String key, ObjectMetadata metadata);
+
+  /**
+   * Records a part (1 to 10000). A part with the same number replaces the earlier one, which
+   * goes to the GC queue.
+   *
+   * @return the part as stored (last-modified set)
+   * @throws io.objectmeta.api.error.NoSuchUploadException no such upload for that key
+   */
+  Part putPart(String bucket, String key, String uploadId, Part part);
+
+  /**
+   * Completes an upload: the named parts, in ascending part-number order, with the etags the
+   * client saw, become one object written as {@link #putObject} would (same versioning rules,
+   * GC records for what it replaces). Its size is the sum of the parts, its data locations the
+   * parts' in order (offsets shifted), its etag S3's multipart etag (hex MD5 of the parts' binary
+   * MD5s, then "-" and the count). Parts not named go to the GC queue; the upload is gone.
+   *
+   * @throws io.objectmeta.api.error.NoSuchUploadException no such upload
+   * @throws io.objectmeta.api.error.InvalidPartOrderException part numbers not strictly ascending
+   * @throws io.objectmeta.api.error.InvalidPartException a part is missing or its etag differs
+   */
+  ObjectVersion completeMultipartUpload(String bucket, String key, String uploadId,
+      List<CompletedPart> parts);
+
+  /**
+   * Aborts an upload: it is gone, its parts go to the GC queue.
+   *
+   * @throws io.objectmeta.api.error.NoSuchUploadException no such upload
+   */
+  void abortMultipartUpload(String bucket, String key, String uploadId);
+
+  /**
+   * The parts of an upload, by part number.
+   *
+   * @throws io.objectmeta.api.error.NoSuchUploadException no such upload
+   */
+  ListPartsResult listParts(ListPartsRequest request);
+
+  /** In-progress uploads, S3's ListMultipartUploads. */
+  ListUploadsResult listMultipartUploads(ListUploadsRequest request);
+
+  // ----------------------------------------------------------------------------------- listings
+
+  /**
+   * ListObjects (V1): the current objects (latest versions that are not delete markers), with S3's
+   * prefix, delimiter, marker and truncation rules ({@link io.objectmeta.api.listing.ListingEngine}).
+   * A prefix whose every key is delete-marked is not a common prefix. With {@code asOf}: the
+   * current objects as they were at that instant, reconstructed from the version history
+   * (versions removed for good since then, and null versions replaced since then, are gone from
+   * it); on an unversioned bucket {@code asOf} is InvalidArgument.
+   *
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   */
+  ListObjectsResult listObjects(ListObjectsRequest request);
+
+  /** ListObjectsV2: as {@link #listObjects}, with start-after and continuation tokens. */
+  ListObjectsV2Result listObjectsV2(ListObjectsV2Request request);
+
+  /**
+   * ListObjectVersions: every version and delete marker; the null version is listed with id
+   * "null" in its place by revision.
+   */
+  ListVersionsResult listObjectVersions(ListVersionsRequest request);
+
+  /** Lifecycle: current objects last modified before {@code request.before()}. */
+  LifecyclePage<ObjectVersion> listCurrentOlderThan(LifecycleRequest request);
+
+  /** Lifecycle: non-current versions (markers included) with the time they became non-current. */
+  LifecyclePage<NonCurrentVersion> listNonCurrentVersions(LifecycleRequest request);
+
+  /** Lifecycle: delete markers that are the only version of their key (expired object markers). */
+  LifecyclePage<ObjectVersion> listOrphanDeleteMarkers(LifecycleRequest request);
+
+  // --------------------------------------------------------------------------------- management
+
+  /**
+   * The store's UUID: created on first use, race-free (concurrent first calls agree), and the
+   * same for the store's lifetime.
+   */
+  UUID getUUID();
+
+  /**
+   * A bucket's usage, kept incrementally.
+   *
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   */
+  Usage bucketUsage(String bucket);
+
+  /** Item counts of the whole store. */
+  StoreUsage usage();
+
+  // ----------------------------------------------------------------------------------- GC queue
+
+  /**
+   * Claims up to {@code max} GC records queued at least {@code gracePeriod} ago, oldest first,
+   * that no live lease holds. They stay queued, hidden from other claims until the lease ends.
+   *
+   * @param max 1 to 10000
+   * @param gracePeriod only records older than this (>= 0)
+   * @param lease how long the claim holds (> 0)
+   * @return the claim (possibly with no records)
+   */
+  GarbageClaim claimGarbage(int max, Duration gracePeriod, Duration lease);
+
+  /**
+   * Removes claimed records for good. Only records still held by this claim (its lease not
+   * expired, not re-claimed) are removed; others are ignored.
+   *
+   * @return how many records were removed
+   */
+  int acknowledgeGarbage(String claimId, Collection<String> recordIds);
+
+  /** Returns claimed records to the queue at once (they keep their queue time). */
+  int releaseGarbage(String claimId, Collection<String> recordIds);
+
+  /** Queue length, oldest record, records under lease. */
+  GcQueueStats gcQueueStats();
+
+  // ------------------------------------------------------------------------------------- store
+
+  /** What this backend supports; a call outside it throws NotImplemented. */
+  Set<Capability> capabilities();
+
+  /** Releases connections and threads. */
+  @Override
+  void close();
+}

@@ -1,0 +1,20 @@
+package io.objectmeta.api.error;
+
+/** The multipart upload does not exist: never initiated, completed or aborted. S3 error code {@code NoSuchUpload}, HTTP 404. */
+public class NoSuchUploadException extends MetadataException {
+  private static final long serialVersionUID = 1L;
+
+  public NoSuchUploadException(String message) {
+    super(message);
+  }
+
+  @Override
+  public String code() {
+    return "NoSuchUpload";
+  }
+
+  @Override
+  public int httpStatus() {
+    return 404;
+  }
+}

@@ -1,0 +1,171 @@
+package io.objectmeta.api.listing;
+
+import io.objectmeta.api.model.NonCurrentVersion;
+import io.objectmeta.api.model.ObjectVersion;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Cursors derived from the scans a backend supplies, so that each derived listing (as-of,
+ * lifecycle, latest flags) is written once, here, for every backend.
+ */
+public final class Cursors {
+  private Cursors() {}
+
+  /**
+   * A cursor over a sorted in-memory map's values, re-reading the map on each seek. Each map
+   * value is a list of the key's entries in listing order.
+   */
+  public static <E> Cursor<E> ofMap(NavigableMap<String, ? extends List<? extends E>> map) {
+    return new Cursor<>() {
+      private Iterator<? extends List<? extends E>> keys = map.values().iterator();
+      private Iterator<? extends E> entries = java.util.Collections.emptyIterator();
+
+      @Override
+      public E next() {
+        while (!entries.hasNext()) {
+          if (!keys.hasNext()) {
+            return null;
+          }
+          entries = keys.next().iterator();
+        }
+        return entries.next();
+      }
+
+      @Override
+      public void seek(String key) {
+        keys = map.tailMap(key, true).values().iterator();
+        entries = java.util.Collections.emptyIterator();
+      }
+    };
+  }
+
+  /** Only the entries that pass {@code keep}. */
+  public static <E> Cursor<E> filter(Cursor<E> in, Predicate<? super E> keep) {
+    return new Cursor<>() {
+      @Override
+      public E next() {
+        E e;
+        do {
+          e = in.next();
+        } while (e != null && !keep.test(e));
+        return e;
+      }
+
+      @Override
+      public void seek(String key) {
+        in.seek(key);
+      }
+
+      @Override
+      public void close() {
+        in.close();
+      }
+    };
+  }
+
+  /**
+   * A version scan (keys ascending, versions of a key newest first) grouped per key: each call
+   * hands the whole group of the next key to {@code pick}, which returns the entries to emit.
+   * Groups are read whole; the seek of a group boundary is the key itself.
+   */
+  static <O> Cursor<O> perKey(Cursor<ObjectVersion> versions,
+      Function<List<ObjectVersion>, List<O>> pick) {
+    return new Cursor<>() {
+      private ObjectVersion pending;
+      private Iterator<O> out = java.util.Collections.emptyIterator();
+
+      @Override
+      public O next() {
+        while (!out.hasNext()) {
+          ObjectVersion first = pending != null ? pending : versions.next();
+          pending = null;
+          if (first == null) {
+            return null;
+          }
+          List<ObjectVersion> group = new ArrayList<>();
+          group.add(first);
+          ObjectVersion v;
+          while ((v = versions.next()) != null && v.key().equals(first.key())) {
+            group.add(v);
+          }
+          pending = v;
+          out = pick.apply(group).iterator();
+        }
+        return out.next();
+      }
+
+      @Override
+      public void seek(String key) {
+        versions.seek(key);
+        pending = null;
+        out = java.util.Collections.emptyIterator();
+      }
+
+      @Override
+      public void close() {
+        versions.close();
+      }
+    };
+  }
+
+  /** The versions with {@code latest} set on the first (newest) version of each key. */
+  public static Cursor<ObjectVersion> withLatestFlags(Cursor<ObjectVersion> versions) {
+    return perKey(versions, group -> {
+      List<ObjectVersion> out = new ArrayList<>(group.size());
+      for (int i = 0; i < group.size(); i++) {
+        out.add(group.get(i).withLatest(i == 0));
+      }
+      return out;
+    });
+  }
+
+  /**
+   * The current objects as of {@code asOf}: per key, the newest version written at or before that
+   * instant, unless it is a delete marker. Versions removed for good since then are not seen.
+   */
+  public static Cursor<ObjectVersion> asOf(Cursor<ObjectVersion> versions, Instant asOf) {
+    return perKey(versions, group -> {
+      for (ObjectVersion v : group) {
+        if (!v.lastModified().isAfter(asOf)) {
+          return v.deleteMarker() ? List.of() : List.of(v.withLatest(true));
+        }
+      }
+      return List.of();
+    });
+  }
+
+  /**
+   * The non-current versions (delete markers included) with the time each became non-current:
+   * the last-modified of the next newer version of its key. With {@code before} set, only those
+   * non-current since strictly before it.
+   */
+  public static Cursor<NonCurrentVersion> nonCurrent(Cursor<ObjectVersion> versions, Instant before) {
+    return perKey(versions, group -> {
+      List<NonCurrentVersion> out = new ArrayList<>();
+      for (int i = 1; i < group.size(); i++) {
+        Instant staleSince = group.get(i - 1).lastModified();
+        if (before == null || staleSince.isBefore(before)) {
+          out.add(new NonCurrentVersion(group.get(i).withLatest(false), staleSince));
+        }
+      }
+      return out;
+    });
+  }
+
+  /** Delete markers that are the latest and only version of their key. */
+  public static Cursor<ObjectVersion> orphanDeleteMarkers(Cursor<ObjectVersion> versions,
+      Instant before) {
+    return perKey(versions, group -> {
+      ObjectVersion only = group.get(0);
+      boolean orphan = group.size() == 1 && only.deleteMarker()
+          && (before == null || only.lastModified().isBefore(before));
+      return orphan ? List.of(only.withLatest(true)) : List.of();
+    });
+  }
+}

@@ -1,0 +1,477 @@
+package io.objectmeta.api.spi;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.objectmeta.api.Capability;
+import io.objectmeta.api.MetadataStore;
+import io.objectmeta.api.error.InvalidArgumentException;
+import io.objectmeta.api.error.InvalidPartOrderException;
+import io.objectmeta.api.error.MetadataException;
+import io.objectmeta.api.error.NotImplementedException;
+import io.objectmeta.api.gc.GarbageClaim;
+import io.objectmeta.api.listing.BucketPage;
+import io.objectmeta.api.listing.Cursor;
+import io.objectmeta.api.listing.Cursors;
+import io.objectmeta.api.listing.LifecyclePage;
+import io.objectmeta.api.listing.LifecycleRequest;
+import io.objectmeta.api.listing.ListBucketsRequest;
+import io.objectmeta.api.listing.ListObjectsRequest;
+import io.objectmeta.api.listing.ListObjectsResult;
+import io.objectmeta.api.listing.ListObjectsV2Request;
+import io.objectmeta.api.listing.ListObjectsV2Result;
+import io.objectmeta.api.listing.ListPartsRequest;
+import io.objectmeta.api.listing.ListPartsResult;
+import io.objectmeta.api.listing.ListUploadsRequest;
+import io.objectmeta.api.listing.ListUploadsResult;
+import io.objectmeta.api.listing.ListVersionsRequest;
+import io.objectmeta.api.listing.ListVersionsResult;
+import io.objectmeta.api.listing.Listings;
+import io.objectmeta.api.model.BatchEntry;
+import io.objectmeta.api.model.Bucket;
+import io.objectmeta.api.model.BucketUpdate;
+import io.objectmeta.api.model.CompletedPart;
+import io.objectmeta.api.model.DeleteResult;
+import io.objectmeta.api.model.MultipartUpload;
+import io.objectmeta.api.model.NonCurrentVersion;
+import io.objectmeta.api.model.ObjectMetadata;
+import io.objectmeta.api.model.ObjectMetadataUpdate;
+import io.objectmeta.api.model.ObjectRef;
+import io.objectmeta.api.model.ObjectVersion;
+import io.objectmeta.api.model.Part;
+import io.objectmeta.api.model.Usage;
+import io.objectmeta.api.model.WriteCondition;
+import io.objectmeta.api.validation.Validation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The semantic operations of {@link MetadataStore}, written once: every input validated before a
+ * backend sees it, listings run by the shared engine over the backend's scans, batch calls as
+ * sequences of single calls, capabilities enforced. A backend extends this and supplies storage
+ * primitives (the {@code do*} methods and three scans), as JuiceFS's base does for its engines.
+ * A backend may override a public method for a native fast path; the conformance suite holds it
+ * to the same output.
+ */
+public abstract class AbstractMetadataStore implements MetadataStore {
+
+  // ------------------------------------------------------------------------ backend primitives
+
+  /** Creates a bucket (name free) or throws BucketAlreadyExists, atomically. */
+  protected abstract Bucket doCreateBucket(String name, String owner, ObjectNode attributes);
+
+  /** The live bucket, or throws NoSuchBucket. */
+  protected abstract Bucket doGetBucket(String name);
+
+  /** Applies {@link io.objectmeta.api.versioning.BucketRules#apply} atomically. */
+  protected abstract Bucket doUpdateBucket(String name, BucketUpdate update);
+
+  protected abstract void doDeleteBucket(String name);
+
+  /** Up to {@code limit} live buckets with names after {@code after} (null: from the start). */
+  protected abstract List<Bucket> doListBuckets(String owner, String after, int limit);
+
+  protected abstract ObjectVersion doPutObject(String bucket, String key, ObjectMetadata metadata,
+      WriteCondition condition);
+
+  protected abstract ObjectVersion doGetObject(String bucket, String key);
+
+  protected abstract ObjectVersion doGetObjectVersion(String bucket, String key, String versionId);
+
+  protected abstract ObjectVersion doUpdateObjectMetadata(String bucket, String key,
+      String versionId, ObjectMetadataUpdate update);
+
+  protected abstract DeleteResult doDeleteObject(String bucket, String key);
+
+  protected abstract DeleteResult doDeleteObjectVersion(String bucket, String key, String versionId);
+
+  protected abstract MultipartUpload doInitiateMultipartUpload(String bucket, String key,
+      ObjectMetadata metadata);
+
+  protected abstract Part doPutPart(String bucket, String key, String uploadId, Part part);
+
+  protected abstract ObjectVersion doCompleteMultipartUpload(String bucket, String key,
+      String uploadId, List<CompletedPart> parts);
+
+  protected abstract void doAbortMultipartUpload(String bucket, String key, String uploadId);
+
+  /** Up to {@code limit} parts numbered above {@code after}; NoSuchUpload if there is none. */
+  protected abstract List<Part> doListParts(String bucket, String key, String uploadId, int after,
+      int limit);
+
+  /** Current objects (latest versions that are not delete markers), one per key, key order. */
+  protected abstract Cursor<ObjectVersion> currentObjects(Bucket bucket);
+
+  /** All versions and delete markers: keys in order, each key's newest first. */
+  protected abstract Cursor<ObjectVersion> versions(Bucket bucket);
+
+  /** In-progress uploads: keys in order, each key's oldest first. */
+  protected abstract Cursor<MultipartUpload> uploads(Bucket bucket);
+
+  protected abstract Usage doBucketUsage(String bucket);
+
+  protected abstract GarbageClaim doClaimGarbage(int max, Duration gracePeriod, Duration lease);
+
+  protected abstract int doAcknowledgeGarbage(String claimId, Collection<String> recordIds);
+
+  protected abstract int doReleaseGarbage(String claimId, Collection<String> recordIds);
+
+  // ------------------------------------------------------------------------------------ buckets
+
+  @Override
+  public final Bucket createBucket(String name, String owner, ObjectNode attributes) {
+    Validation.bucketName(name);
+    Validation.owner("owner", owner);
+    Validation.json("attributes", attributes);
+    return doCreateBucket(name, owner, attributes);
+  }
+
+  @Override
+  public final Bucket getBucket(String name) {
+    Validation.bucketName(name);
+    return doGetBucket(name);
+  }
+
+  @Override
+  public final Bucket updateBucket(String name, BucketUpdate update) {
+    Validation.bucketName(name);
+    Validation.notNull("update", update);
+    if (update.owner() != null) {
+      Validation.owner("update.owner", update.owner());
+    }
+    Validation.json("update.attributes", update.attributes());
+    return doUpdateBucket(name, update);
+  }
+
+  @Override
+  public final void deleteBucket(String name) {
+    Validation.bucketName(name);
+    doDeleteBucket(name);
+  }
+
+  @Override
+  public BucketPage listBuckets(ListBucketsRequest r) {
+    Validation.notNull("request", r);
+    if (r.owner() != null) {
+      Validation.owner("owner", r.owner());
+    }
+    Validation.maxKeys("maxBuckets", r.maxBuckets());
+    if (r.maxBuckets() == 0) {
+      return new BucketPage(List.of(), false, null);
+    }
+    List<Bucket> got = doListBuckets(r.owner(), r.marker(), r.maxBuckets() + 1);
+    boolean truncated = got.size() > r.maxBuckets();
+    List<Bucket> page = truncated ? got.subList(0, r.maxBuckets()) : got;
+    return new BucketPage(List.copyOf(page), truncated,
+        truncated ? page.get(page.size() - 1).name() : null);
+  }
+
+  // ------------------------------------------------------------------------------------ objects
+
+  @Override
+  public final ObjectVersion putObject(String bucket, String key, ObjectMetadata metadata,
+      WriteCondition condition) {
+    objectArgs(bucket, key);
+    Validation.metadata(metadata);
+    Validation.notNull("condition", condition);
+    if (condition.ifMatchVersionId() != null) {
+      Validation.versionId("ifMatchVersionId", condition.ifMatchVersionId());
+    }
+    int kinds = (condition.ifNoneMatch() ? 1 : 0) + (condition.ifMatchEtag() != null ? 1 : 0)
+        + (condition.ifMatchVersionId() != null ? 1 : 0);
+    if (kinds > 1) {
+      throw new InvalidArgumentException("condition", "at most one of ifNoneMatch, ifMatchEtag,"
+          + " ifMatchVersionId");
+    }
+    return doPutObject(bucket, key, metadata, condition);
+  }
+
+  @Override
+  public final ObjectVersion getObject(String bucket, String key) {
+    objectArgs(bucket, key);
+    return doGetObject(bucket, key);
+  }
+
+  @Override
+  public final ObjectVersion getObjectVersion(String bucket, String key, String versionId) {
+    objectArgs(bucket, key);
+    Validation.versionId("versionId", versionId);
+    return doGetObjectVersion(bucket, key, versionId);
+  }
+
+  @Override
+  public final ObjectVersion updateObjectMetadata(String bucket, String key, String versionId,
+      ObjectMetadataUpdate update) {
+    objectArgs(bucket, key);
+    if (versionId != null) {
+      Validation.versionId("versionId", versionId);
+    }
+    Validation.metadataUpdate(update);
+    return doUpdateObjectMetadata(bucket, key, versionId, update);
+  }
+
+  @Override
+  public final DeleteResult deleteObject(String bucket, String key) {
+    objectArgs(bucket, key);
+    return doDeleteObject(bucket, key);
+  }
+
+  @Override
+  public final DeleteResult deleteObjectVersion(String bucket, String key, String versionId) {
+    objectArgs(bucket, key);
+    Validation.versionId("versionId", versionId);
+    return doDeleteObjectVersion(bucket, key, versionId);
+  }
+
+  @Override
+  public List<BatchEntry<ObjectVersion>> getObjects(String bucket, List<ObjectRef> refs) {
+    return batch(bucket, refs, ref -> ref.versionId() == null
+        ? doGetObject(bucket, ref.key()) : doGetObjectVersion(bucket, ref.key(), ref.versionId()));
+  }
+
+  @Override
+  public List<BatchEntry<DeleteResult>> deleteObjects(String bucket, List<ObjectRef> refs) {
+    return batch(bucket, refs, ref -> ref.versionId() == null
+        ? doDeleteObject(bucket, ref.key()) : doDeleteObjectVersion(bucket, ref.key(), ref.versionId()));
+  }
+
+  private <T> List<BatchEntry<T>> batch(String bucket, List<ObjectRef> refs,
+      Function<ObjectRef, T> op) {
+    Validation.bucketName(bucket);
+    Validation.batchSize("refs", refs);
+    for (int i = 0; i < refs.size(); i++) {
+      ObjectRef ref = Validation.notNull("refs[" + i + "]", refs.get(i));
+      Validation.key("refs[" + i + "].key", ref.key());
+      if (ref.versionId() != null) {
+        Validation.versionId("refs[" + i + "].versionId", ref.versionId());
+      }
+    }
+    doGetBucket(bucket);
+    List<BatchEntry<T>> out = new ArrayList<>(refs.size());
+    for (ObjectRef ref : refs) {
+      try {
+        out.add(BatchEntry.success(ref, op.apply(ref)));
+      } catch (MetadataException e) {
+        out.add(BatchEntry.failure(ref, e));
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------- multipart
+
+  @Override
+  public final MultipartUpload initiateMultipartUpload(String bucket, String key,
+      ObjectMetadata metadata) {
+    require(Capability.MULTIPART_UPLOADS);
+    objectArgs(bucket, key);
+    Validation.metadata(metadata);
+    return doInitiateMultipartUpload(bucket, key, metadata);
+  }
+
+  @Override
+  public final Part putPart(String bucket, String key, String uploadId, Part part) {
+    require(Capability.MULTIPART_UPLOADS);
+    objectArgs(bucket, key);
+    Validation.uploadId(uploadId);
+    Validation.notNull("part", part);
+    Validation.partNumber("part.partNumber", part.partNumber());
+    if (part.size() < 0) {
+      throw new InvalidArgumentException("part.size", "must not be negative, got " + part.size());
+    }
+    Validation.notNull("part.etag", part.etag());
+    return doPutPart(bucket, key, uploadId, part);
+  }
+
+  @Override
+  public final ObjectVersion completeMultipartUpload(String bucket, String key, String uploadId,
+      List<CompletedPart> parts) {
+    require(Capability.MULTIPART_UPLOADS);
+    objectArgs(bucket, key);
+    Validation.uploadId(uploadId);
+    if (parts == null || parts.isEmpty() || parts.size() > Validation.MAX_PART_NUMBER) {
+      throw new InvalidArgumentException("parts", "must name 1 to " + Validation.MAX_PART_NUMBER
+          + " parts");
+    }
+    int last = 0;
+    for (int i = 0; i < parts.size(); i++) {
+      CompletedPart c = Validation.notNull("parts[" + i + "]", parts.get(i));
+      Validation.partNumber("parts[" + i + "].partNumber", c.partNumber());
+      Validation.notNull("parts[" + i + "].etag", c.etag());
+      if (c.partNumber() <= last) {
+        throw new InvalidPartOrderException("parts: part numbers must be strictly ascending; "
+            + c.partNumber() + " follows " + last);
+      }
+      last = c.partNumber();
+    }
+    return doCompleteMultipartUpload(bucket, key, uploadId, List.copyOf(parts));
+  }
+
+  @Override
+  public final void abortMultipartUpload(String bucket, String key, String uploadId) {
+    require(Capability.MULTIPART_UPLOADS);
+    objectArgs(bucket, key);
+    Validation.uploadId(uploadId);
+    doAbortMultipartUpload(bucket, key, uploadId);
+  }
+
+  @Override
+  public ListPartsResult listParts(ListPartsRequest r) {
+    require(Capability.MULTIPART_UPLOADS);
+    Validation.notNull("request", r);
+    objectArgs(r.bucket(), r.key());
+    Validation.uploadId(r.uploadId());
+    if (r.partNumberMarker() < 0 || r.partNumberMarker() > Validation.MAX_PART_NUMBER) {
+      throw new InvalidArgumentException("partNumberMarker", "must be 0 to "
+          + Validation.MAX_PART_NUMBER + ", got " + r.partNumberMarker());
+    }
+    Validation.maxKeys("maxParts", r.maxParts());
+    List<Part> got = doListParts(r.bucket(), r.key(), r.uploadId(), r.partNumberMarker(),
+        r.maxParts() + 1);
+    boolean truncated = got.size() > r.maxParts();
+    List<Part> page = truncated ? got.subList(0, r.maxParts()) : got;
+    return new ListPartsResult(List.copyOf(page), truncated,
+        truncated ? page.get(page.size() - 1).partNumber() : 0);
+  }
+
+  @Override
+  public ListUploadsResult listMultipartUploads(ListUploadsRequest r) {
+    require(Capability.MULTIPART_UPLOADS);
+    Validation.notNull("request", r);
+    listingArgs(r.bucket(), r.prefix(), r.delimiter(), r.keyMarker(), r.maxUploads(), "maxUploads");
+    Bucket b = doGetBucket(r.bucket());
+    try (Cursor<MultipartUpload> c = uploads(b)) {
+      return Listings.uploads(c, r);
+    }
+  }
+
+  // ----------------------------------------------------------------------------------- listings
+
+  @Override
+  public ListObjectsResult listObjects(ListObjectsRequest r) {
+    Validation.notNull("request", r);
+    listingArgs(r.bucket(), r.prefix(), r.delimiter(), r.marker(), r.maxKeys(), "maxKeys");
+    Bucket b = doGetBucket(r.bucket());
+    try (Cursor<ObjectVersion> c = current(b, r.asOf())) {
+      return Listings.v1(c, r);
+    }
+  }
+
+  @Override
+  public ListObjectsV2Result listObjectsV2(ListObjectsV2Request r) {
+    Validation.notNull("request", r);
+    listingArgs(r.bucket(), r.prefix(), r.delimiter(), r.startAfter(), r.maxKeys(), "maxKeys");
+    Bucket b = doGetBucket(r.bucket());
+    try (Cursor<ObjectVersion> c = current(b, r.asOf())) {
+      return Listings.v2(c, r);
+    }
+  }
+
+  @Override
+  public ListVersionsResult listObjectVersions(ListVersionsRequest r) {
+    Validation.notNull("request", r);
+    listingArgs(r.bucket(), r.prefix(), r.delimiter(), r.keyMarker(), r.maxKeys(), "maxKeys");
+    Bucket b = doGetBucket(r.bucket());
+    try (Cursor<ObjectVersion> c = versions(b)) {
+      return Listings.versions(c, r);
+    }
+  }
+
+  @Override
+  public LifecyclePage<ObjectVersion> listCurrentOlderThan(LifecycleRequest r) {
+    Bucket b = lifecycleArgs(r);
+    try (Cursor<ObjectVersion> c = currentObjects(b)) {
+      return Listings.currentOlderThan(c, r);
+    }
+  }
+
+  @Override
+  public LifecyclePage<NonCurrentVersion> listNonCurrentVersions(LifecycleRequest r) {
+    Bucket b = lifecycleArgs(r);
+    try (Cursor<ObjectVersion> c = versions(b)) {
+      return Listings.nonCurrent(c, r);
+    }
+  }
+
+  @Override
+  public LifecyclePage<ObjectVersion> listOrphanDeleteMarkers(LifecycleRequest r) {
+    Bucket b = lifecycleArgs(r);
+    try (Cursor<ObjectVersion> c = versions(b)) {
+      return Listings.orphanDeleteMarkers(c, r);
+    }
+  }
+
+  private Cursor<ObjectVersion> current(Bucket b, Instant asOf) {
+    if (asOf == null) {
+      return currentObjects(b);
+    }
+    require(Capability.POINT_IN_TIME_LISTING);
+    if (!b.versioning().versioned()) {
+      throw new InvalidArgumentException("asOf", "bucket \"" + b.name()
+          + "\" is unversioned: it keeps no history to list as of a time");
+    }
+    return Cursors.asOf(versions(b), asOf);
+  }
+
+  private Bucket lifecycleArgs(LifecycleRequest r) {
+    require(Capability.LIFECYCLE_LISTINGS);
+    Validation.notNull("request", r);
+    listingArgs(r.bucket(), r.prefix(), null, r.keyMarker(), r.maxKeys(), "maxKeys");
+    return doGetBucket(r.bucket());
+  }
+
+  // --------------------------------------------------------------------------------- management
+
+  @Override
+  public final Usage bucketUsage(String bucket) {
+    Validation.bucketName(bucket);
+    return doBucketUsage(bucket);
+  }
+
+  // ----------------------------------------------------------------------------------- GC queue
+
+  @Override
+  public final GarbageClaim claimGarbage(int max, Duration gracePeriod, Duration lease) {
+    Validation.claim(max, gracePeriod, lease);
+    return doClaimGarbage(max, gracePeriod, lease);
+  }
+
+  @Override
+  public final int acknowledgeGarbage(String claimId, Collection<String> recordIds) {
+    Validation.notNull("claimId", claimId);
+    Validation.notNull("recordIds", recordIds);
+    return recordIds.isEmpty() ? 0 : doAcknowledgeGarbage(claimId, recordIds);
+  }
+
+  @Override
+  public final int releaseGarbage(String claimId, Collection<String> recordIds) {
+    Validation.notNull("claimId", claimId);
+    Validation.notNull("recordIds", recordIds);
+    return recordIds.isEmpty() ? 0 : doReleaseGarbage(claimId, recordIds);
+  }
+
+  // ------------------------------------------------------------------------------------ helpers
+
+  /** Throws NotImplemented unless the backend declares the capability. */
+  protected final void require(Capability c) {
+    if (!capabilities().contains(c)) {
+      throw new NotImplementedException(c + ": not supported by " + getClass().getSimpleName());
+    }
+  }
+
+  private static void objectArgs(String bucket, String key) {
+    Validation.bucketName(bucket);
+    Validation.key(key);
+  }
+
+  private static void listingArgs(String bucket, String prefix, String delimiter, String marker,
+      int max, String maxField) {
+    Validation.bucketName(bucket);
+    Validation.optionalKeyLike("prefix", prefix);
+    Validation.optionalKeyLike("delimiter", delimiter);
+    Validation.optionalKeyLike("marker", marker);
+    Validation.maxKeys(maxField, max);
+  }
+}

@@ -1,0 +1,81 @@
+package io.objectmeta.api.versioning;
+
+import io.objectmeta.api.error.InvalidPartException;
+import io.objectmeta.api.model.CompletedPart;
+import io.objectmeta.api.model.DataLocation;
+import io.objectmeta.api.model.ObjectMetadata;
+import io.objectmeta.api.model.Part;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/** What completing a multipart upload makes of its parts, written once for every backend. */
+public final class MultipartRules {
+  private MultipartRules() {}
+
+  /**
+   * The object a completion writes: the upload's metadata with size, data locations and etag
+   * computed from the named parts.
+   *
+   * @param initiated the metadata given at initiation
+   * @param stored the upload's part records by number
+   * @param named the parts the client named, ascending (checked by validation)
+   * @throws InvalidPartException a named part is missing or its etag differs
+   */
+  public static ObjectMetadata complete(ObjectMetadata initiated, Map<Integer, Part> stored,
+      List<CompletedPart> named) {
+    long size = 0;
+    List<DataLocation> locations = new ArrayList<>();
+    MessageDigest md5 = md5();
+    for (CompletedPart c : named) {
+      Part p = stored.get(c.partNumber());
+      if (p == null) {
+        throw new InvalidPartException("parts: part " + c.partNumber() + " was not uploaded");
+      }
+      if (!unquote(p.etag()).equals(unquote(c.etag()))) {
+        throw new InvalidPartException("parts: part " + c.partNumber() + " has etag " + p.etag()
+            + ", not " + c.etag());
+      }
+      for (DataLocation d : p.dataLocations()) {
+        locations.add(new DataLocation(d.store(), d.key(), size + d.offset(), d.size()));
+      }
+      size += p.size();
+      md5.update(etagBytes(unquote(p.etag())));
+    }
+    String etag = HexFormat.of().formatHex(md5.digest()) + "-" + named.size();
+    return initiated.toBuilder().size(size).dataLocations(locations).etag(etag).build();
+  }
+
+  /** The stored parts that a completion leaves out (their data is garbage). */
+  public static List<Part> leftOut(Map<Integer, Part> stored, List<CompletedPart> named) {
+    java.util.Set<Integer> used = new java.util.HashSet<>();
+    for (CompletedPart c : named) {
+      used.add(c.partNumber());
+    }
+    return stored.values().stream().filter(p -> !used.contains(p.partNumber())).toList();
+  }
+
+  private static String unquote(String etag) {
+    return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"")
+        ? etag.substring(1, etag.length() - 1) : etag;
+  }
+
+  /** A hex MD5 etag as its 16 bytes; any other etag as its UTF-8 bytes. */
+  private static byte[] etagBytes(String etag) {
+    if (etag.length() == 32 && etag.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+      return HexFormat.of().parseHex(etag);
+    }
+    return etag.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private static MessageDigest md5() {
+    try {
+      return MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
