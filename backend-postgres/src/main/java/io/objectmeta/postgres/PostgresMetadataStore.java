@@ -1,0 +1,802 @@
+package io.objectmeta.postgres;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.objectmeta.api.Capability;
+import io.objectmeta.api.error.BucketAlreadyExistsException;
+import io.objectmeta.api.error.BucketNotEmptyException;
+import io.objectmeta.api.error.InternalErrorException;
+import io.objectmeta.api.error.MetadataException;
+import io.objectmeta.api.error.NoSuchBucketException;
+import io.objectmeta.api.error.NoSuchUploadException;
+import io.objectmeta.api.error.ServiceUnavailableException;
+import io.objectmeta.api.gc.GarbageClaim;
+import io.objectmeta.api.gc.GarbageRecord;
+import io.objectmeta.api.gc.GcQueueStats;
+import io.objectmeta.api.listing.Cursor;
+import io.objectmeta.api.listing.PagedCursor;
+import io.objectmeta.api.model.Bucket;
+import io.objectmeta.api.model.BucketUpdate;
+import io.objectmeta.api.model.CompletedPart;
+import io.objectmeta.api.model.DataLocation;
+import io.objectmeta.api.model.DeleteResult;
+import io.objectmeta.api.model.Json;
+import io.objectmeta.api.model.MultipartUpload;
+import io.objectmeta.api.model.ObjectMetadata;
+import io.objectmeta.api.model.ObjectMetadataUpdate;
+import io.objectmeta.api.model.ObjectVersion;
+import io.objectmeta.api.model.Part;
+import io.objectmeta.api.model.StoreUsage;
+import io.objectmeta.api.model.Usage;
+import io.objectmeta.api.model.VersioningState;
+import io.objectmeta.api.model.WriteCondition;
+import io.objectmeta.api.spi.AbstractMetadataStore;
+import io.objectmeta.api.version.VersionId;
+import io.objectmeta.api.version.VersionIdGenerator;
+import io.objectmeta.api.versioning.BucketRules;
+import io.objectmeta.api.versioning.KeyChange;
+import io.objectmeta.api.versioning.KeyHistory;
+import io.objectmeta.api.versioning.KeyWrites;
+import io.objectmeta.api.versioning.MultipartRules;
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.BiFunction;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.Query;
+
+/**
+ * The PostgreSQL backend. See this module's README for the data layout and what each operation
+ * writes. Every write to a key runs in one READ COMMITTED transaction that holds a share lock on
+ * the bucket row (so a bucket cannot change versioning state or be deleted under it) and a
+ * transaction-scoped advisory lock on the key (so concurrent first inserts cannot lose an
+ * archive record); it reads the key's history, applies the shared rules of
+ * {@link KeyWrites}, and writes the difference, the GC records and the usage delta before commit.
+ */
+public final class PostgresMetadataStore extends AbstractMetadataStore {
+  private static final int USAGE_SHARDS = 16;
+  private static final TypeReference<List<DataLocation>> LOCATIONS = new TypeReference<>() {};
+
+  private final PostgresConfig config;
+  private final HikariDataSource pool;
+  private final Jdbi jdbi;
+  private final String s;
+  private final VersionIdGenerator ids = new VersionIdGenerator();
+
+  public PostgresMetadataStore(PostgresConfig config) {
+    this.config = config;
+    this.s = config.schema();
+    HikariConfig hc = new HikariConfig();
+    hc.setJdbcUrl(config.jdbcUrl());
+    hc.setUsername(config.user());
+    if (config.password() != null) {
+      hc.setPassword(config.password());
+    }
+    hc.setMaximumPoolSize(config.maxPoolSize());
+    hc.setConnectionTimeout(config.connectTimeoutSeconds() * 1000L);
+    hc.setInitializationFailTimeout(config.connectTimeoutSeconds() * 1000L);
+    hc.addDataSourceProperty("connectTimeout", String.valueOf(config.connectTimeoutSeconds()));
+    hc.addDataSourceProperty("reWriteBatchedInserts", "true");
+    hc.setPoolName("objectmeta-" + s);
+    try {
+      this.pool = new HikariDataSource(hc);
+    } catch (RuntimeException e) {
+      throw new ServiceUnavailableException("cannot reach PostgreSQL at " + config.host() + ":"
+          + config.port() + "/" + config.database() + ": " + rootMessage(e), e);
+    }
+    this.jdbi = Jdbi.create(pool);
+    try {
+      if (config.migrate()) {
+        Migrations.migrate(jdbi, s);
+      } else {
+        int at = Migrations.current(jdbi, s);
+        Migrations.refuseNewer(at, s);
+        if (at < Migrations.latest()) {
+          throw new InternalErrorException("schema \"" + s + "\" is at version " + at + ", this"
+              + " objectmeta needs " + Migrations.latest() + "; run the migration");
+        }
+      }
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e instanceof MetadataException m ? m : translate(e);
+    }
+  }
+
+  public PostgresConfig config() {
+    return config;
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return EnumSet.allOf(Capability.class);
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+
+  // ------------------------------------------------------------------------------------ buckets
+
+  @Override
+  protected Bucket doCreateBucket(String name, String owner, ObjectNode attributes) {
+    Bucket b = new Bucket(name, UUID.randomUUID().toString(), owner, Instant.now(),
+        VersioningState.UNVERSIONED, attributes);
+    return tx(h -> {
+      int n = h.createUpdate("INSERT INTO " + s + ".bucket (id, name, owner, created, versioning,"
+              + " attributes) VALUES (:id, :name, :owner, :created, :v, CAST(:attrs AS jsonb))"
+              + " ON CONFLICT (name) DO NOTHING")
+          .bind("id", UUID.fromString(b.id())).bind("name", name).bind("owner", owner)
+          .bind("created", Timestamp.from(b.created())).bind("v", (short) b.versioning().ordinal())
+          .bind("attrs", json(b.attributes())).execute();
+      if (n == 0) {
+        throw new BucketAlreadyExistsException("bucket: \"" + name + "\" exists");
+      }
+      h.createUpdate("INSERT INTO " + s + ".bucket_usage (bucket_id, shard)"
+              + " SELECT :id, g FROM generate_series(0, " + (USAGE_SHARDS - 1) + ") g")
+          .bind("id", UUID.fromString(b.id())).execute();
+      return b;
+    });
+  }
+
+  @Override
+  protected Bucket doGetBucket(String name) {
+    return tx(h -> bucket(h, name, ""));
+  }
+
+  @Override
+  protected Bucket doUpdateBucket(String name, BucketUpdate update) {
+    return tx(h -> {
+      Bucket after = BucketRules.apply(bucket(h, name, " FOR UPDATE"), update);
+      h.createUpdate("UPDATE " + s + ".bucket SET owner = :owner, versioning = :v,"
+              + " attributes = CAST(:attrs AS jsonb) WHERE id = :id")
+          .bind("owner", after.owner()).bind("v", (short) after.versioning().ordinal())
+          .bind("attrs", json(after.attributes())).bind("id", UUID.fromString(after.id()))
+          .execute();
+      return after;
+    });
+  }
+
+  @Override
+  protected void doDeleteBucket(String name) {
+    tx(h -> {
+      Bucket b = bucket(h, name, " FOR UPDATE");
+      UUID id = UUID.fromString(b.id());
+      boolean empty = h.createQuery("SELECT NOT EXISTS (SELECT 1 FROM " + s + ".object_version"
+          + " WHERE bucket_id = :id)").bind("id", id).mapTo(Boolean.class).one();
+      if (!empty) {
+        throw new BucketNotEmptyException("bucket: \"" + name + "\" holds versions or delete markers");
+      }
+      h.createUpdate("INSERT INTO " + s + ".deleted_object (bucket_id, kind, bucket, key, version_id,"
+              + " part_number, size, locations)"
+              + " SELECT p.bucket_id, " + GarbageRecord.Kind.PART.ordinal() + ", :name, u.key,"
+              + " p.upload_id, p.part_number, p.size, p.locations FROM " + s + ".part p JOIN " + s
+              + ".upload u ON u.bucket_id = p.bucket_id AND u.upload_id = p.upload_id"
+              + " WHERE p.bucket_id = :id ORDER BY u.key, p.upload_id, p.part_number")
+          .bind("id", id).bind("name", name).execute();
+      for (String table : List.of("part", "upload", "bucket_usage")) {
+        h.execute("DELETE FROM " + s + "." + table + " WHERE bucket_id = ?", id);
+      }
+      h.execute("DELETE FROM " + s + ".bucket WHERE id = ?", id);
+      h.createUpdate("INSERT INTO " + s + ".deleted_bucket (id, name, owner, created)"
+              + " VALUES (:id, :name, :owner, :created)")
+          .bind("id", id).bind("name", name).bind("owner", b.owner())
+          .bind("created", Timestamp.from(b.created())).execute();
+      return null;
+    });
+  }
+
+  @Override
+  protected List<Bucket> doListBuckets(String owner, String after, int limit) {
+    return tx(h -> h.createQuery("SELECT * FROM " + s + ".bucket WHERE (CAST(:owner AS text) IS NULL"
+            + " OR owner = :owner) AND name > :after ORDER BY name LIMIT :limit")
+        .bind("owner", owner).bind("after", after == null ? "" : after).bind("limit", limit)
+        .map((rs, ctx) -> bucketRow(rs)).list());
+  }
+
+  // ------------------------------------------------------------------------------------ objects
+
+  @Override
+  protected ObjectVersion doPutObject(String bucket, String key, ObjectMetadata metadata,
+      WriteCondition condition) {
+    return writeKey(bucket, key, (b, hist) ->
+        KeyWrites.put(hist, b.versioning(), metadata, condition, ids.next())).subject();
+  }
+
+  @Override
+  protected ObjectVersion doGetObject(String bucket, String key) {
+    return tx(h -> KeyWrites.current(history(h, bucket(h, bucket, ""), key, true)));
+  }
+
+  @Override
+  protected ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
+    return tx(h -> KeyWrites.version(history(h, bucket(h, bucket, ""), key, false), versionId));
+  }
+
+  @Override
+  protected ObjectVersion doUpdateObjectMetadata(String bucket, String key, String versionId,
+      ObjectMetadataUpdate update) {
+    return writeKey(bucket, key, (b, hist) -> KeyWrites.update(hist, versionId, update)).subject();
+  }
+
+  @Override
+  protected DeleteResult doDeleteObject(String bucket, String key) {
+    VersioningState[] state = new VersioningState[1];
+    KeyChange c = writeKey(bucket, key, (b, hist) -> {
+      state[0] = b.versioning();
+      return KeyWrites.delete(hist, b.versioning(), ids.next());
+    });
+    return state[0] == VersioningState.UNVERSIONED
+        ? new DeleteResult(key, null, false)
+        : new DeleteResult(key, c.subject().versionId(), true);
+  }
+
+  @Override
+  protected DeleteResult doDeleteObjectVersion(String bucket, String key, String versionId) {
+    KeyChange c = writeKey(bucket, key, (b, hist) -> KeyWrites.deleteVersion(hist, versionId));
+    return new DeleteResult(key, c.subject().versionId(), c.subject().deleteMarker());
+  }
+
+  /**
+   * One write to one key: lock the bucket row (share) and the key (advisory), read the history,
+   * apply the rule, write the difference with its GC records and usage delta; one transaction.
+   */
+  private KeyChange writeKey(String bucket, String key, BiFunction<Bucket, KeyHistory, KeyChange> rule) {
+    return tx(h -> {
+      Bucket b = bucket(h, bucket, " FOR SHARE");
+      lockKey(h, b, key);
+      KeyChange c = rule.apply(b, history(h, b, key, false));
+      persist(h, b, c);
+      return c;
+    });
+  }
+
+  private void lockKey(Handle h, Bucket b, String key) {
+    h.execute("SELECT pg_advisory_xact_lock(?)", keyHash(b.id(), key));
+  }
+
+  /** The key's history (all versions; only the newest when {@code latestOnly}). */
+  private KeyHistory history(Handle h, Bucket b, String key, boolean latestOnly) {
+    List<ObjectVersion> versions = h.createQuery("SELECT key, version_id, is_null, delete_marker, meta"
+            + " FROM " + s + ".object_version WHERE bucket_id = :b AND key = :k ORDER BY version_id"
+            + (latestOnly ? " LIMIT 1" : ""))
+        .bind("b", UUID.fromString(b.id())).bind("k", utf8(key))
+        .map((rs, ctx) -> versionRow(rs)).list();
+    return new KeyHistory(key, versions);
+  }
+
+  private void persist(Handle h, Bucket b, KeyChange c) {
+    UUID bid = UUID.fromString(b.id());
+    byte[] k = utf8(c.after().key());
+    Map<String, ObjectVersion> before = new HashMap<>();
+    for (ObjectVersion v : c.before().versions()) {
+      before.put(v.revision().encode(), v);
+    }
+    for (ObjectVersion v : c.removed()) {
+      h.createUpdate("DELETE FROM " + s + ".object_version WHERE bucket_id = :b AND key = :k"
+              + " AND version_id = :v")
+          .bind("b", bid).bind("k", k).bind("v", v.revision().encode()).execute();
+    }
+    for (ObjectVersion v : c.after().versions()) {
+      ObjectVersion old = before.get(v.revision().encode());
+      if (old == null) {
+        h.createUpdate("INSERT INTO " + s + ".object_version (bucket_id, key, version_id, is_null,"
+                + " delete_marker, size, meta) VALUES (:b, :k, :v, :n, :dm, :size, CAST(:meta AS jsonb))")
+            .bind("b", bid).bind("k", k).bind("v", v.revision().encode()).bind("n", v.nullVersion())
+            .bind("dm", v.deleteMarker()).bind("size", v.size()).bind("meta", metaJson(v))
+            .execute();
+      } else if (!java.util.Objects.equals(old.metadata(), v.metadata())) {
+        h.createUpdate("UPDATE " + s + ".object_version SET meta = CAST(:meta AS jsonb)"
+                + " WHERE bucket_id = :b AND key = :k AND version_id = :v")
+            .bind("meta", metaJson(v)).bind("b", bid).bind("k", k).bind("v", v.revision().encode())
+            .execute();
+      }
+    }
+    ObjectVersion oldCurrent = c.before().current();
+    ObjectVersion current = c.after().current();
+    if (current == null) {
+      if (oldCurrent != null) {
+        h.createUpdate("DELETE FROM " + s + ".object_live WHERE bucket_id = :b AND key = :k")
+            .bind("b", bid).bind("k", k).execute();
+      }
+    } else if (!current.equals(oldCurrent == null ? null : oldCurrent)) {
+      h.createUpdate("INSERT INTO " + s + ".object_live AS l (bucket_id, key, version_id, is_null, size,"
+              + " meta) VALUES (:b, :k, :v, :n, :size, CAST(:meta AS jsonb))"
+              + " ON CONFLICT (bucket_id, key) DO UPDATE SET version_id = excluded.version_id,"
+              + " is_null = excluded.is_null, size = excluded.size, meta = excluded.meta")
+          .bind("b", bid).bind("k", k).bind("v", current.revision().encode())
+          .bind("n", current.nullVersion()).bind("size", current.size())
+          .bind("meta", metaJson(current)).execute();
+    }
+    for (ObjectVersion v : c.garbage()) {
+      queueObject(h, b, v);
+    }
+    addUsage(h, bid, shard(c.after().key()), c.usageDelta());
+  }
+
+  private void queueObject(Handle h, Bucket b, ObjectVersion v) {
+    h.createUpdate("INSERT INTO " + s + ".deleted_object (bucket_id, kind, bucket, key, version_id,"
+            + " size, locations) VALUES (:b, :kind, :name, :k, :v, :size, CAST(:loc AS jsonb))")
+        .bind("b", UUID.fromString(b.id())).bind("kind", (short) GarbageRecord.Kind.OBJECT_VERSION.ordinal())
+        .bind("name", b.name()).bind("k", utf8(v.key())).bind("v", v.versionId())
+        .bind("size", v.size()).bind("loc", json(v.metadata().dataLocations())).execute();
+  }
+
+  private void addUsage(Handle h, UUID bucketId, int shard, Usage d) {
+    if (d.equals(Usage.ZERO)) {
+      return;
+    }
+    h.createUpdate("UPDATE " + s + ".bucket_usage SET current_objects = current_objects + :a,"
+            + " current_bytes = current_bytes + :b, noncurrent_versions = noncurrent_versions + :c,"
+            + " noncurrent_bytes = noncurrent_bytes + :d, delete_markers = delete_markers + :e,"
+            + " uploads = uploads + :f, part_bytes = part_bytes + :g"
+            + " WHERE bucket_id = :id AND shard = :shard")
+        .bind("a", d.currentObjects()).bind("b", d.currentBytes()).bind("c", d.nonCurrentVersions())
+        .bind("d", d.nonCurrentBytes()).bind("e", d.deleteMarkers()).bind("f", d.uploads())
+        .bind("g", d.partBytes()).bind("id", bucketId).bind("shard", (short) shard).execute();
+  }
+
+  // ---------------------------------------------------------------------------------- multipart
+
+  @Override
+  protected MultipartUpload doInitiateMultipartUpload(String bucket, String key,
+      ObjectMetadata metadata) {
+    return tx(h -> {
+      Bucket b = bucket(h, bucket, " FOR SHARE");
+      VersionId id = ids.next();
+      MultipartUpload u = new MultipartUpload(key, id.encodeOldestFirst(), id.timestamp(), metadata);
+      h.createUpdate("INSERT INTO " + s + ".upload (bucket_id, key, upload_id, initiated, meta)"
+              + " VALUES (:b, :k, :u, :at, CAST(:meta AS jsonb))")
+          .bind("b", UUID.fromString(b.id())).bind("k", utf8(key)).bind("u", u.uploadId())
+          .bind("at", Timestamp.from(u.initiated())).bind("meta", json(metadata)).execute();
+      addUsage(h, UUID.fromString(b.id()), shard(key), new Usage(0, 0, 0, 0, 0, 1, 0));
+      return u;
+    });
+  }
+
+  @Override
+  protected Part doPutPart(String bucket, String key, String uploadId, Part part) {
+    return tx(h -> {
+      Bucket b = bucket(h, bucket, " FOR SHARE");
+      lockUpload(h, b, key, uploadId);
+      UUID bid = UUID.fromString(b.id());
+      Part stored = part.withLastModified(Instant.now());
+      Optional<Part> old = parts(h, bid, uploadId, part.partNumber() - 1, 1).stream()
+          .filter(p -> p.partNumber() == part.partNumber()).findFirst();
+      h.createUpdate("INSERT INTO " + s + ".part (bucket_id, upload_id, part_number, size, etag,"
+              + " last_modified, locations) VALUES (:b, :u, :n, :size, :etag, :at, CAST(:loc AS jsonb))"
+              + " ON CONFLICT (bucket_id, upload_id, part_number) DO UPDATE SET size = excluded.size,"
+              + " etag = excluded.etag, last_modified = excluded.last_modified,"
+              + " locations = excluded.locations")
+          .bind("b", bid).bind("u", uploadId).bind("n", part.partNumber()).bind("size", part.size())
+          .bind("etag", part.etag()).bind("at", Timestamp.from(stored.lastModified()))
+          .bind("loc", json(part.dataLocations())).execute();
+      long delta = stored.size();
+      if (old.isPresent()) {
+        queueParts(h, b, key, uploadId, List.of(old.get()));
+        delta -= old.get().size();
+      }
+      addUsage(h, bid, shard(key), new Usage(0, 0, 0, 0, 0, 0, delta));
+      return stored;
+    });
+  }
+
+  @Override
+  protected ObjectVersion doCompleteMultipartUpload(String bucket, String key, String uploadId,
+      List<CompletedPart> named) {
+    return tx(h -> {
+      Bucket b = bucket(h, bucket, " FOR SHARE");
+      MultipartUpload u = lockUpload(h, b, key, uploadId);
+      lockKey(h, b, key);
+      UUID bid = UUID.fromString(b.id());
+      Map<Integer, Part> stored = new LinkedHashMap<>();
+      for (Part p : parts(h, bid, uploadId, 0, Integer.MAX_VALUE)) {
+        stored.put(p.partNumber(), p);
+      }
+      ObjectMetadata m = MultipartRules.complete(u.metadata(), stored, named);
+      KeyChange c = KeyWrites.put(history(h, b, key, false), b.versioning(), m,
+          WriteCondition.none(), ids.next());
+      persist(h, b, c);
+      queueParts(h, b, key, uploadId, MultipartRules.leftOut(stored, named));
+      removeUpload(h, b, key, uploadId, stored.values());
+      return c.subject();
+    });
+  }
+
+  @Override
+  protected void doAbortMultipartUpload(String bucket, String key, String uploadId) {
+    tx(h -> {
+      Bucket b = bucket(h, bucket, " FOR SHARE");
+      lockUpload(h, b, key, uploadId);
+      List<Part> parts = parts(h, UUID.fromString(b.id()), uploadId, 0, Integer.MAX_VALUE);
+      queueParts(h, b, key, uploadId, parts);
+      removeUpload(h, b, key, uploadId, parts);
+      return null;
+    });
+  }
+
+  @Override
+  protected List<Part> doListParts(String bucket, String key, String uploadId, int after, int limit) {
+    return tx(h -> {
+      Bucket b = bucket(h, bucket, "");
+      upload(h, b, key, uploadId, "");
+      return parts(h, UUID.fromString(b.id()), uploadId, after, limit);
+    });
+  }
+
+  private MultipartUpload lockUpload(Handle h, Bucket b, String key, String uploadId) {
+    return upload(h, b, key, uploadId, " FOR UPDATE");
+  }
+
+  private MultipartUpload upload(Handle h, Bucket b, String key, String uploadId, String lock) {
+    return h.createQuery("SELECT key, upload_id, initiated, meta FROM " + s + ".upload"
+            + " WHERE bucket_id = :b AND key = :k AND upload_id = :u" + lock)
+        .bind("b", UUID.fromString(b.id())).bind("k", utf8(key)).bind("u", uploadId)
+        .map((rs, ctx) -> uploadRow(rs)).findOne()
+        .orElseThrow(() -> new NoSuchUploadException("uploadId: no upload " + uploadId + " of \""
+            + key + "\""));
+  }
+
+  private List<Part> parts(Handle h, UUID bucketId, String uploadId, int after, int limit) {
+    return h.createQuery("SELECT * FROM " + s + ".part WHERE bucket_id = :b AND upload_id = :u"
+            + " AND part_number > :after ORDER BY part_number LIMIT :limit")
+        .bind("b", bucketId).bind("u", uploadId).bind("after", after).bind("limit", limit)
+        .map((rs, ctx) -> new Part(rs.getInt("part_number"), rs.getLong("size"), rs.getString("etag"),
+            rs.getTimestamp("last_modified").toInstant(), locations(rs.getString("locations"))))
+        .list();
+  }
+
+  private void queueParts(Handle h, Bucket b, String key, String uploadId, Collection<Part> parts) {
+    for (Part p : parts) {
+      h.createUpdate("INSERT INTO " + s + ".deleted_object (bucket_id, kind, bucket, key, version_id,"
+              + " part_number, size, locations) VALUES (:b, :kind, :name, :k, :u, :n, :size,"
+              + " CAST(:loc AS jsonb))")
+          .bind("b", UUID.fromString(b.id())).bind("kind", (short) GarbageRecord.Kind.PART.ordinal())
+          .bind("name", b.name()).bind("k", utf8(key)).bind("u", uploadId)
+          .bind("n", p.partNumber()).bind("size", p.size()).bind("loc", json(p.dataLocations()))
+          .execute();
+    }
+  }
+
+  private void removeUpload(Handle h, Bucket b, String key, String uploadId, Collection<Part> parts) {
+    UUID bid = UUID.fromString(b.id());
+    h.execute("DELETE FROM " + s + ".part WHERE bucket_id = ? AND upload_id = ?", bid, uploadId);
+    h.execute("DELETE FROM " + s + ".upload WHERE bucket_id = ? AND key = ? AND upload_id = ?",
+        bid, utf8(key), uploadId);
+    long partBytes = parts.stream().mapToLong(Part::size).sum();
+    addUsage(h, bid, shard(key), new Usage(0, 0, 0, 0, 0, -1, -partBytes));
+  }
+
+  // ----------------------------------------------------------------------------------- listings
+
+  @Override
+  protected Cursor<ObjectVersion> currentObjects(Bucket bucket) {
+    UUID bid = UUID.fromString(bucket.id());
+    return new PagedCursor<>(64, 1024) {
+      @Override
+      protected List<ObjectVersion> fetch(String from, ObjectVersion after, int limit) {
+        return tx(h -> h.createQuery("SELECT key, version_id, is_null, false AS delete_marker, meta FROM "
+                + s + ".object_live WHERE bucket_id = :b AND key " + (after == null ? ">=" : ">")
+                + " :k ORDER BY key LIMIT :limit")
+            .bind("b", bid).bind("k", utf8(after == null ? from : after.key())).bind("limit", limit)
+            .map((rs, ctx) -> versionRow(rs).withLatest(true)).list());
+      }
+    };
+  }
+
+  @Override
+  protected Cursor<ObjectVersion> versions(Bucket bucket) {
+    UUID bid = UUID.fromString(bucket.id());
+    return new PagedCursor<>(64, 1024) {
+      @Override
+      protected List<ObjectVersion> fetch(String from, ObjectVersion after, int limit) {
+        return tx(h -> {
+          Query q = h.createQuery("SELECT key, version_id, is_null, delete_marker, meta FROM " + s
+              + ".object_version WHERE bucket_id = :b AND "
+              + (after == null ? "key >= :k" : "(key, version_id) > (:k, :v)")
+              + " ORDER BY key, version_id LIMIT :limit")
+              .bind("b", bid).bind("k", utf8(after == null ? from : after.key()))
+              .bind("limit", limit);
+          if (after != null) {
+            q.bind("v", after.revision().encode());
+          }
+          return q.map((rs, ctx) -> versionRow(rs)).list();
+        });
+      }
+    };
+  }
+
+  @Override
+  protected Cursor<MultipartUpload> uploads(Bucket bucket) {
+    UUID bid = UUID.fromString(bucket.id());
+    return new PagedCursor<>(64, 1024) {
+      @Override
+      protected List<MultipartUpload> fetch(String from, MultipartUpload after, int limit) {
+        return tx(h -> {
+          Query q = h.createQuery("SELECT key, upload_id, initiated, meta FROM " + s + ".upload"
+              + " WHERE bucket_id = :b AND "
+              + (after == null ? "key >= :k" : "(key, upload_id) > (:k, :u)")
+              + " ORDER BY key, upload_id LIMIT :limit")
+              .bind("b", bid).bind("k", utf8(after == null ? from : after.key()))
+              .bind("limit", limit);
+          if (after != null) {
+            q.bind("u", after.uploadId());
+          }
+          return q.map((rs, ctx) -> uploadRow(rs)).list();
+        });
+      }
+    };
+  }
+
+  // --------------------------------------------------------------------------------- management
+
+  @Override
+  public UUID getUUID() {
+    return tx(h -> {
+      h.createUpdate("INSERT INTO " + s + ".store_info (id, uuid) VALUES (1, :u) ON CONFLICT (id) DO NOTHING")
+          .bind("u", UUID.randomUUID()).execute();
+      return h.createQuery("SELECT uuid FROM " + s + ".store_info WHERE id = 1").mapTo(UUID.class).one();
+    });
+  }
+
+  @Override
+  protected Usage doBucketUsage(String bucket) {
+    return tx(h -> {
+      Bucket b = bucket(h, bucket, "");
+      return h.createQuery(USAGE_SUM + " FROM " + s + ".bucket_usage WHERE bucket_id = :b")
+          .bind("b", UUID.fromString(b.id())).map((rs, ctx) -> usageRow(rs)).one();
+    });
+  }
+
+  @Override
+  public StoreUsage usage() {
+    return tx(h -> {
+      long buckets = h.createQuery("SELECT count(*) FROM " + s + ".bucket").mapTo(Long.class).one();
+      Usage total = h.createQuery(USAGE_SUM + " FROM " + s + ".bucket_usage")
+          .map((rs, ctx) -> usageRow(rs)).one();
+      return new StoreUsage(buckets, total);
+    });
+  }
+
+  private static final String USAGE_SUM = "SELECT coalesce(sum(current_objects), 0) a,"
+      + " coalesce(sum(current_bytes), 0) b, coalesce(sum(noncurrent_versions), 0) c,"
+      + " coalesce(sum(noncurrent_bytes), 0) d, coalesce(sum(delete_markers), 0) e,"
+      + " coalesce(sum(uploads), 0) f, coalesce(sum(part_bytes), 0) g";
+
+  private static Usage usageRow(ResultSet rs) throws SQLException {
+    return new Usage(rs.getLong("a"), rs.getLong("b"), rs.getLong("c"), rs.getLong("d"),
+        rs.getLong("e"), rs.getLong("f"), rs.getLong("g"));
+  }
+
+  // ----------------------------------------------------------------------------------- GC queue
+
+  @Override
+  protected GarbageClaim doClaimGarbage(int max, Duration gracePeriod, Duration lease) {
+    UUID claim = UUID.randomUUID();
+    return tx(h -> {
+      List<GarbageRecord> out = new ArrayList<>(h.createQuery("WITH c AS (SELECT bucket_id, id FROM "
+              + s + ".deleted_object WHERE deleted_at <= now() - make_interval(secs => :grace)"
+              + " AND (lease_until IS NULL OR lease_until <= now()) ORDER BY deleted_at, id"
+              + " LIMIT :max FOR UPDATE SKIP LOCKED)"
+              + " UPDATE " + s + ".deleted_object d SET claim_id = :claim,"
+              + " lease_until = now() + make_interval(secs => :lease) FROM c"
+              + " WHERE d.bucket_id = c.bucket_id AND d.id = c.id RETURNING d.*")
+          .bind("grace", seconds(gracePeriod)).bind("max", max).bind("claim", claim)
+          .bind("lease", seconds(lease))
+          .map((rs, ctx) -> objectGarbage(rs)).list());
+      if (out.size() < max) {
+        out.addAll(h.createQuery("WITH c AS (SELECT id FROM " + s + ".deleted_bucket"
+                + " WHERE deleted_at <= now() - make_interval(secs => :grace)"
+                + " AND (lease_until IS NULL OR lease_until <= now()) ORDER BY deleted_at, id"
+                + " LIMIT :max FOR UPDATE SKIP LOCKED)"
+                + " UPDATE " + s + ".deleted_bucket d SET claim_id = :claim,"
+                + " lease_until = now() + make_interval(secs => :lease) FROM c WHERE d.id = c.id"
+                + " RETURNING d.*")
+            .bind("grace", seconds(gracePeriod)).bind("max", max - out.size()).bind("claim", claim)
+            .bind("lease", seconds(lease))
+            .map((rs, ctx) -> new GarbageRecord("b:" + rs.getString("id"), GarbageRecord.Kind.BUCKET,
+                rs.getString("name"), rs.getString("id"), null, null, 0, 0, List.of(),
+                rs.getTimestamp("deleted_at").toInstant())).list());
+      }
+      out.sort(java.util.Comparator.comparing(GarbageRecord::deletedAt));
+      Instant until = out.isEmpty() ? Instant.now().plus(lease)
+          : h.createQuery("SELECT now() + make_interval(secs => :lease)").bind("lease", seconds(lease))
+              .mapTo(Timestamp.class).one().toInstant();
+      return new GarbageClaim(claim.toString(), until, out);
+    });
+  }
+
+  private GarbageRecord objectGarbage(ResultSet rs) throws SQLException {
+    return new GarbageRecord("o:" + rs.getString("bucket_id") + ":" + rs.getLong("id"),
+        GarbageRecord.Kind.values()[rs.getShort("kind")], rs.getString("bucket"),
+        rs.getString("bucket_id"), new String(rs.getBytes("key"), StandardCharsets.UTF_8),
+        rs.getString("version_id"), rs.getInt("part_number"), rs.getLong("size"),
+        locations(rs.getString("locations")), rs.getTimestamp("deleted_at").toInstant());
+  }
+
+  @Override
+  protected int doAcknowledgeGarbage(String claimId, Collection<String> recordIds) {
+    return gcChange(claimId, recordIds, "DELETE FROM %s WHERE claim_id = :claim"
+        + " AND lease_until > now() AND %s");
+  }
+
+  @Override
+  protected int doReleaseGarbage(String claimId, Collection<String> recordIds) {
+    return gcChange(claimId, recordIds, "UPDATE %s SET claim_id = NULL, lease_until = NULL"
+        + " WHERE claim_id = :claim AND %s");
+  }
+
+  /** Runs a statement over the named records of one claim, in both queue tables. */
+  private int gcChange(String claimId, Collection<String> recordIds, String template) {
+    UUID claim;
+    try {
+      claim = UUID.fromString(claimId);
+    } catch (IllegalArgumentException e) {
+      return 0;
+    }
+    List<UUID> buckets = new ArrayList<>();
+    List<UUID> objectBuckets = new ArrayList<>();
+    List<Long> objectIds = new ArrayList<>();
+    for (String id : recordIds) {
+      String[] p = id.split(":");
+      try {
+        if (p.length == 2 && p[0].equals("b")) {
+          buckets.add(UUID.fromString(p[1]));
+        } else if (p.length == 3 && p[0].equals("o")) {
+          objectBuckets.add(UUID.fromString(p[1]));
+          objectIds.add(Long.parseLong(p[2]));
+        }
+      } catch (IllegalArgumentException e) {
+        // not a record of this store: ignored, as the contract says
+      }
+    }
+    return tx(h -> {
+      int n = 0;
+      if (!objectIds.isEmpty()) {
+        n += h.createUpdate(String.format(template, s + ".deleted_object",
+                "(bucket_id, id) IN (SELECT * FROM unnest(CAST(:bs AS uuid[]), CAST(:ids AS bigint[])))"))
+            .bind("claim", claim).bind("bs", objectBuckets.toArray(new UUID[0]))
+            .bind("ids", objectIds.toArray(new Long[0])).execute();
+      }
+      if (!buckets.isEmpty()) {
+        n += h.createUpdate(String.format(template, s + ".deleted_bucket",
+                "id = ANY(CAST(:bs AS uuid[]))"))
+            .bind("claim", claim).bind("bs", buckets.toArray(new UUID[0])).execute();
+      }
+      return n;
+    });
+  }
+
+  @Override
+  public GcQueueStats gcQueueStats() {
+    return tx(h -> h.createQuery("SELECT sum(n) n, sum(leased) leased, min(oldest) oldest,"
+            + " sum(bytes) bytes FROM (SELECT count(*) n, count(*) FILTER (WHERE lease_until > now())"
+            + " leased, min(deleted_at) oldest, coalesce(sum(size), 0) bytes FROM " + s
+            + ".deleted_object UNION ALL SELECT count(*), count(*) FILTER (WHERE lease_until > now()),"
+            + " min(deleted_at), 0 FROM " + s + ".deleted_bucket) q")
+        .map((rs, ctx) -> new GcQueueStats(rs.getLong("n"), rs.getLong("leased"),
+            rs.getTimestamp("oldest") == null ? null : rs.getTimestamp("oldest").toInstant(),
+            rs.getLong("bytes")))
+        .one());
+  }
+
+  // ------------------------------------------------------------------------------------ helpers
+
+  /** Runs in one transaction; database faults become ServiceUnavailable. */
+  private <T> T tx(HandleCallback<T, RuntimeException> body) {
+    try {
+      return jdbi.inTransaction(body);
+    } catch (MetadataException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw translate(e);
+    }
+  }
+
+  private ServiceUnavailableException translate(RuntimeException e) {
+    return new ServiceUnavailableException("PostgreSQL at " + config.host() + ":" + config.port()
+        + "/" + config.database() + " (schema " + s + "): " + rootMessage(e), e);
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t.getMessage() == null ? t.toString() : t.getMessage();
+  }
+
+  private Bucket bucket(Handle h, String name, String lock) {
+    return h.createQuery("SELECT * FROM " + s + ".bucket WHERE name = :name" + lock)
+        .bind("name", name).map((rs, ctx) -> bucketRow(rs)).findOne()
+        .orElseThrow(() -> new NoSuchBucketException("bucket: \"" + name + "\" does not exist"));
+  }
+
+  private static Bucket bucketRow(ResultSet rs) throws SQLException {
+    return new Bucket(rs.getString("name"), rs.getString("id"), rs.getString("owner"),
+        rs.getTimestamp("created").toInstant(), VersioningState.values()[rs.getShort("versioning")],
+        Json.object(rs.getString("attributes")));
+  }
+
+  private static ObjectVersion versionRow(ResultSet rs) throws SQLException {
+    boolean dm = rs.getBoolean("delete_marker");
+    String meta = rs.getString("meta");
+    return new ObjectVersion(new String(rs.getBytes("key"), StandardCharsets.UTF_8),
+        VersionId.decode(rs.getString("version_id"), "version_id"), rs.getBoolean("is_null"), dm,
+        false, dm ? null : read(meta, ObjectMetadata.class));
+  }
+
+  private static MultipartUpload uploadRow(ResultSet rs) throws SQLException {
+    return new MultipartUpload(new String(rs.getBytes("key"), StandardCharsets.UTF_8),
+        rs.getString("upload_id"), rs.getTimestamp("initiated").toInstant(),
+        read(rs.getString("meta"), ObjectMetadata.class));
+  }
+
+  private static String metaJson(ObjectVersion v) {
+    return v.deleteMarker() ? null : json(v.metadata());
+  }
+
+  private static String json(Object o) {
+    try {
+      return Json.MAPPER.writeValueAsString(o);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static <T> T read(String json, Class<T> type) {
+    try {
+      return Json.MAPPER.readValue(json, type);
+    } catch (JsonProcessingException e) {
+      throw new InternalErrorException("corrupt record: " + e.getOriginalMessage());
+    }
+  }
+
+  private static List<DataLocation> locations(String json) {
+    try {
+      return Json.MAPPER.readValue(json, LOCATIONS);
+    } catch (JsonProcessingException e) {
+      throw new InternalErrorException("corrupt record: " + e.getOriginalMessage());
+    }
+  }
+
+  private static double seconds(Duration d) {
+    return d.toNanos() / 1e9;
+  }
+
+  private static byte[] utf8(String key) {
+    return key.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static int shard(String key) {
+    return Math.floorMod(key.hashCode(), USAGE_SHARDS);
+  }
+
+  /** A 64-bit FNV-1a hash of bucket id and key: the advisory lock of one key. */
+  static long keyHash(String bucketId, String key) {
+    long h = 0xcbf29ce484222325L;
+    for (byte b : (bucketId + '\0' + key).getBytes(StandardCharsets.UTF_8)) {
+      h ^= b & 0xff;
+      h *= 0x100000001b3L;
+    }
+    return h;
+  }
+}
