@@ -81,6 +81,12 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   private final String s;
   private final VersionIdGenerator ids = new VersionIdGenerator();
 
+  /** Test hook: called at named steps inside a write's transaction ("locked", "written"). */
+  volatile java.util.function.BiConsumer<String, Handle> hook = (step, h) -> {};
+
+  /** Test switch: leave out the per-key lock, to prove the tests catch the race it prevents. */
+  volatile boolean unsafeSkipKeyLock;
+
   public PostgresMetadataStore(PostgresConfig config) {
     this.config = config;
     this.s = config.schema();
@@ -165,7 +171,15 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   @Override
   protected Bucket doUpdateBucket(String name, BucketUpdate update) {
     return tx(h -> {
-      Bucket after = BucketRules.apply(bucket(h, name, " FOR UPDATE"), update);
+      Bucket before = bucket(h, name, " FOR UPDATE");
+      Bucket after = BucketRules.apply(before, update);
+      if (!before.versioning().versioned() && after.versioning().versioned()) {
+        // From now on the history lives in object_version: start it with the null versions.
+        h.createUpdate("INSERT INTO " + s + ".object_version (bucket_id, key, version_id, is_null,"
+                + " delete_marker, size, meta) SELECT bucket_id, key, version_id, is_null, false, size,"
+                + " meta FROM " + s + ".object_live WHERE bucket_id = :id")
+            .bind("id", UUID.fromString(before.id())).execute();
+      }
       h.createUpdate("UPDATE " + s + ".bucket SET owner = :owner, versioning = :v,"
               + " attributes = CAST(:attrs AS jsonb) WHERE id = :id")
           .bind("owner", after.owner()).bind("v", (short) after.versioning().ordinal())
@@ -181,6 +195,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
       Bucket b = bucket(h, name, " FOR UPDATE");
       UUID id = UUID.fromString(b.id());
       boolean empty = h.createQuery("SELECT NOT EXISTS (SELECT 1 FROM " + s + ".object_version"
+          + " WHERE bucket_id = :id) AND NOT EXISTS (SELECT 1 FROM " + s + ".object_live"
           + " WHERE bucket_id = :id)").bind("id", id).mapTo(Boolean.class).one();
       if (!empty) {
         throw new BucketNotEmptyException("bucket: \"" + name + "\" holds versions or delete markers");
@@ -223,12 +238,12 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected ObjectVersion doGetObject(String bucket, String key) {
-    return tx(h -> KeyWrites.current(history(h, bucket(h, bucket, ""), key, true)));
+    return tx(h -> KeyWrites.current(read(h, bucket(h, bucket, ""), key, true)));
   }
 
   @Override
   protected ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
-    return tx(h -> KeyWrites.version(history(h, bucket(h, bucket, ""), key, false), versionId));
+    return tx(h -> KeyWrites.version(read(h, bucket(h, bucket, ""), key, false), versionId));
   }
 
   @Override
@@ -263,51 +278,61 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     return tx(h -> {
       Bucket b = bucket(h, bucket, " FOR SHARE");
       lockKey(h, b, key);
-      KeyChange c = rule.apply(b, history(h, b, key, false));
+      KeyChange c = rule.apply(b, read(h, b, key, false));
       persist(h, b, c);
       return c;
     });
   }
 
   private void lockKey(Handle h, Bucket b, String key) {
-    h.execute("SELECT pg_advisory_xact_lock(?)", keyHash(b.id(), key));
+    if (!unsafeSkipKeyLock) {
+      h.execute("SELECT pg_advisory_xact_lock(?)", keyHash(b.id(), key));
+    }
+    hook.accept("locked", h);
   }
 
-  /** The key's history (all versions; only the newest when {@code latestOnly}). */
-  private KeyHistory history(Handle h, Bucket b, String key, boolean latestOnly) {
-    List<ObjectVersion> versions = h.createQuery("SELECT key, version_id, is_null, delete_marker, meta"
-            + " FROM " + s + ".object_version WHERE bucket_id = :b AND key = :k ORDER BY version_id"
-            + (latestOnly ? " LIMIT 1" : ""))
-        .bind("b", UUID.fromString(b.id())).bind("k", utf8(key))
-        .map((rs, ctx) -> versionRow(rs)).list();
-    return new KeyHistory(key, versions);
+  /**
+   * The key's history (only its latest version when {@code latestOnly}). Unversioned buckets keep
+   * their one (null) version in object_live only; versioned buckets keep every version in
+   * object_version (enabling versioning copies the live rows there).
+   */
+  private KeyHistory read(Handle h, Bucket b, String key, boolean latestOnly) {
+    String sql = b.versioning().versioned()
+        ? "SELECT key, version_id, is_null, delete_marker, meta FROM " + s + ".object_version"
+            + " WHERE bucket_id = :b AND key = :k ORDER BY version_id" + (latestOnly ? " LIMIT 1" : "")
+        : "SELECT key, version_id, is_null, false AS delete_marker, meta FROM " + s + ".object_live"
+            + " WHERE bucket_id = :b AND key = :k";
+    return new KeyHistory(key, h.createQuery(sql).bind("b", UUID.fromString(b.id()))
+        .bind("k", utf8(key)).map((rs, ctx) -> versionRow(rs)).list());
   }
 
+  /** Writes the difference a key change makes, its GC records and its usage delta. */
   private void persist(Handle h, Bucket b, KeyChange c) {
     UUID bid = UUID.fromString(b.id());
     byte[] k = utf8(c.after().key());
-    Map<String, ObjectVersion> before = new HashMap<>();
-    for (ObjectVersion v : c.before().versions()) {
-      before.put(v.revision().encode(), v);
-    }
-    for (ObjectVersion v : c.removed()) {
-      h.createUpdate("DELETE FROM " + s + ".object_version WHERE bucket_id = :b AND key = :k"
-              + " AND version_id = :v")
-          .bind("b", bid).bind("k", k).bind("v", v.revision().encode()).execute();
-    }
-    for (ObjectVersion v : c.after().versions()) {
-      ObjectVersion old = before.get(v.revision().encode());
-      if (old == null) {
-        h.createUpdate("INSERT INTO " + s + ".object_version (bucket_id, key, version_id, is_null,"
-                + " delete_marker, size, meta) VALUES (:b, :k, :v, :n, :dm, :size, CAST(:meta AS jsonb))")
-            .bind("b", bid).bind("k", k).bind("v", v.revision().encode()).bind("n", v.nullVersion())
-            .bind("dm", v.deleteMarker()).bind("size", v.size()).bind("meta", metaJson(v))
-            .execute();
-      } else if (!java.util.Objects.equals(old.metadata(), v.metadata())) {
-        h.createUpdate("UPDATE " + s + ".object_version SET meta = CAST(:meta AS jsonb)"
-                + " WHERE bucket_id = :b AND key = :k AND version_id = :v")
-            .bind("meta", metaJson(v)).bind("b", bid).bind("k", k).bind("v", v.revision().encode())
-            .execute();
+    if (b.versioning().versioned()) {
+      Map<String, ObjectVersion> old = new HashMap<>();
+      for (ObjectVersion v : c.before().versions()) {
+        old.put(v.revision().encode(), v);
+      }
+      for (ObjectVersion v : c.removed()) {
+        h.createUpdate("DELETE FROM " + s + ".object_version WHERE bucket_id = :b AND key = :k"
+                + " AND version_id = :v")
+            .bind("b", bid).bind("k", k).bind("v", v.revision().encode()).execute();
+      }
+      for (ObjectVersion v : c.after().versions()) {
+        String id = v.revision().encode();
+        if (!old.containsKey(id)) {
+          h.createUpdate("INSERT INTO " + s + ".object_version (bucket_id, key, version_id, is_null,"
+                  + " delete_marker, size, meta) VALUES (:b, :k, :v, :n, :dm, :size, CAST(:meta AS jsonb))")
+              .bind("b", bid).bind("k", k).bind("v", id).bind("n", v.nullVersion())
+              .bind("dm", v.deleteMarker()).bind("size", v.size()).bind("meta", metaJson(v))
+              .execute();
+        } else if (!java.util.Objects.equals(old.get(id).metadata(), v.metadata())) {
+          h.createUpdate("UPDATE " + s + ".object_version SET meta = CAST(:meta AS jsonb)"
+                  + " WHERE bucket_id = :b AND key = :k AND version_id = :v")
+              .bind("meta", metaJson(v)).bind("b", bid).bind("k", k).bind("v", id).execute();
+        }
       }
     }
     ObjectVersion oldCurrent = c.before().current();
@@ -317,7 +342,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
         h.createUpdate("DELETE FROM " + s + ".object_live WHERE bucket_id = :b AND key = :k")
             .bind("b", bid).bind("k", k).execute();
       }
-    } else if (!current.equals(oldCurrent == null ? null : oldCurrent)) {
+    } else if (!current.equals(oldCurrent)) {
       h.createUpdate("INSERT INTO " + s + ".object_live AS l (bucket_id, key, version_id, is_null, size,"
               + " meta) VALUES (:b, :k, :v, :n, :size, CAST(:meta AS jsonb))"
               + " ON CONFLICT (bucket_id, key) DO UPDATE SET version_id = excluded.version_id,"
@@ -330,6 +355,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
       queueObject(h, b, v);
     }
     addUsage(h, bid, shard(c.after().key()), c.usageDelta());
+    hook.accept("written", h);
   }
 
   private void queueObject(Handle h, Bucket b, ObjectVersion v) {
@@ -412,8 +438,8 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
         stored.put(p.partNumber(), p);
       }
       ObjectMetadata m = MultipartRules.complete(u.metadata(), stored, named);
-      KeyChange c = KeyWrites.put(history(h, b, key, false), b.versioning(), m,
-          WriteCondition.none(), ids.next());
+      KeyChange c = KeyWrites.put(read(h, b, key, false), b.versioning(), m, WriteCondition.none(),
+          ids.next());
       persist(h, b, c);
       queueParts(h, b, key, uploadId, MultipartRules.leftOut(stored, named));
       removeUpload(h, b, key, uploadId, stored.values());
@@ -505,15 +531,17 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   @Override
   protected Cursor<ObjectVersion> versions(Bucket bucket) {
     UUID bid = UUID.fromString(bucket.id());
+    String from = bucket.versioning().versioned()
+        ? "SELECT key, version_id, is_null, delete_marker, meta FROM " + s + ".object_version"
+        : "SELECT key, version_id, is_null, false AS delete_marker, meta FROM " + s + ".object_live";
     return new PagedCursor<>(64, 1024) {
       @Override
-      protected List<ObjectVersion> fetch(String from, ObjectVersion after, int limit) {
+      protected List<ObjectVersion> fetch(String seek, ObjectVersion after, int limit) {
         return tx(h -> {
-          Query q = h.createQuery("SELECT key, version_id, is_null, delete_marker, meta FROM " + s
-              + ".object_version WHERE bucket_id = :b AND "
+          Query q = h.createQuery(from + " WHERE bucket_id = :b AND "
               + (after == null ? "key >= :k" : "(key, version_id) > (:k, :v)")
               + " ORDER BY key, version_id LIMIT :limit")
-              .bind("b", bid).bind("k", utf8(after == null ? from : after.key()))
+              .bind("b", bid).bind("k", utf8(after == null ? seek : after.key()))
               .bind("limit", limit);
           if (after != null) {
             q.bind("v", after.revision().encode());

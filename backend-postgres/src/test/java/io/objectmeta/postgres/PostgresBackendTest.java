@@ -1,0 +1,282 @@
+package io.objectmeta.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.objectmeta.api.MetadataStore;
+import io.objectmeta.api.MetadataStores;
+import io.objectmeta.api.error.InternalErrorException;
+import io.objectmeta.api.error.ServiceUnavailableException;
+import io.objectmeta.api.gc.GarbageClaim;
+import io.objectmeta.api.gc.GarbageRecord;
+import io.objectmeta.api.listing.ListVersionsRequest;
+import io.objectmeta.api.model.ObjectMetadata;
+import io.objectmeta.api.model.ObjectVersion;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** What only PostgreSQL can get wrong: HOT updates, SKIP LOCKED claims, races, crashes, schema. */
+class PostgresBackendTest {
+
+  private static ObjectMetadata meta(int i) {
+    return ObjectMetadata.builder().size(100 + i).etag("etag-" + i).build();
+  }
+
+  private static Connection jdbc(PostgresMetadataStore store) throws Exception {
+    PostgresConfig c = store.config();
+    return DriverManager.getConnection(c.jdbcUrl(), c.user(), c.password());
+  }
+
+  @Test
+  void overwritesOfAKeyAreHotUpdates() throws Exception {
+    try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
+      store.createBucket("hot", "o", null);
+      int writes = 300;
+      for (int i = 0; i < writes; i++) {
+        store.putObject("hot", "k" + (i % 3), meta(i));
+      }
+      long[] stats = {0, 0};
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      try (Connection c = jdbc(store); Statement st = c.createStatement()) {
+        // Backends report table statistics when idle (at most once a second): wait for them.
+        while (stats[0] < writes - 3 && System.nanoTime() < deadline) {
+          try (ResultSet rs = st.executeQuery("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables"
+              + " WHERE schemaname = '" + store.config().schema() + "' AND relname = 'object_live'")) {
+            rs.next();
+            stats[0] = rs.getLong(1);
+            stats[1] = rs.getLong(2);
+          }
+          if (stats[0] < writes - 3) {
+            Thread.sleep(200);
+          }
+        }
+      }
+      assertThat(stats[0]).as("updates of object_live").isGreaterThanOrEqualTo(writes - 3);
+      assertThat(stats[1]).as("HOT updates of object_live out of %d", stats[0])
+          .isGreaterThanOrEqualTo(stats[0] * 9 / 10);
+    }
+  }
+
+  @Test
+  void twoGcWorkersNeverClaimTheSameRecord() throws Exception {
+    try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
+      store.createBucket("gc-bucket", "o", null);
+      int records = 400;
+      for (int i = 0; i <= records; i++) {
+        store.putObject("gc-bucket", "k" + (i % 7 == 0 ? 0 : i % 50), meta(i));
+      }
+      long queued = store.gcQueueStats().queued();
+      assertThat(queued).isGreaterThan(300);
+      List<String> seen = Collections.synchronizedList(new ArrayList<>());
+      CyclicBarrier start = new CyclicBarrier(2);
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      List<Future<?>> workers = new ArrayList<>();
+      for (int w = 0; w < 2; w++) {
+        workers.add(pool.submit(() -> {
+          start.await();
+          while (true) {
+            GarbageClaim claim = store.claimGarbage(7, Duration.ZERO, Duration.ofMinutes(5));
+            if (claim.isEmpty()) {
+              return null;
+            }
+            List<String> ids = claim.records().stream().map(GarbageRecord::id).toList();
+            seen.addAll(ids);
+            assertThat(store.acknowledgeGarbage(claim.claimId(), ids)).isEqualTo(ids.size());
+          }
+        }));
+      }
+      for (Future<?> f : workers) {
+        f.get(2, TimeUnit.MINUTES);
+      }
+      pool.shutdown();
+      assertThat(new HashSet<>(seen)).hasSize(seen.size());
+      assertThat((long) seen.size()).isEqualTo(queued);
+      assertThat(store.gcQueueStats().queued()).isZero();
+    }
+  }
+
+  @Test
+  void aConnectionKilledInTheMiddleOfAPutLeavesTheOldVersion() throws Exception {
+    try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
+      store.createBucket("crash", "o", null);
+      ObjectVersion old = store.putObject("crash", "k", meta(1));
+      long gcBefore = store.gcQueueStats().queued();
+      CountDownLatch written = new CountDownLatch(1);
+      CountDownLatch killed = new CountDownLatch(1);
+      int[] pid = new int[1];
+      store.hook = (step, h) -> {
+        if (step.equals("written")) {
+          pid[0] = h.createQuery("SELECT pg_backend_pid()").mapTo(Integer.class).one();
+          written.countDown();
+          try {
+            killed.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      };
+      ExecutorService pool = Executors.newSingleThreadExecutor();
+      Future<ObjectVersion> put = pool.submit(() -> store.putObject("crash", "k", meta(2)));
+      assertThat(written.await(30, TimeUnit.SECONDS)).isTrue();
+      try (Connection c = jdbc(store); Statement st = c.createStatement()) {
+        st.execute("SELECT pg_terminate_backend(" + pid[0] + ")");
+      }
+      killed.countDown();
+      assertThatThrownBy(() -> {
+        try {
+          put.get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw e.getCause();
+        }
+      }).isInstanceOf(ServiceUnavailableException.class);
+      pool.shutdown();
+      store.hook = (step, h) -> {};
+      assertThat(store.getObject("crash", "k").versionId()).isEqualTo(old.versionId());
+      assertThat(store.getObject("crash", "k").metadata()).isEqualTo(old.metadata());
+      assertThat(store.gcQueueStats().queued()).isEqualTo(gcBefore);
+      assertThat(store.bucketUsage("crash").currentObjects()).isEqualTo(1);
+      assertThat(store.bucketUsage("crash").currentBytes()).isEqualTo(old.size());
+      ObjectVersion fresh = store.putObject("crash", "k", meta(3));
+      assertThat(store.getObject("crash", "k")).isEqualTo(fresh);
+    }
+  }
+
+  @Test
+  void concurrentFirstInsertsOfAKeyLoseNoArchiveRecord() throws Exception {
+    try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
+      assertThat(raceFirstInserts(store, "race-locked")).isTrue();
+    }
+  }
+
+  @Test
+  void withoutThePerKeyLockTheFirstInsertRaceIsCaught() throws Exception {
+    // Proves the test above can fail: the naive write (no per-key lock) breaks the invariant.
+    try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
+      store.unsafeSkipKeyLock = true;
+      boolean allHeld = true;
+      for (int round = 0; round < 10 && allHeld; round++) {
+        allHeld = raceFirstInserts(store, "race-naive-" + round);
+      }
+      assertThat(allHeld).as("some round of racing first inserts must break without the lock").isFalse();
+    }
+  }
+
+  /**
+   * Eight writers put a new key at once in an unversioned bucket, all released together inside
+   * their transactions. Returns whether the invariant held: one object, and seven GC records.
+   */
+  private static boolean raceFirstInserts(PostgresMetadataStore store, String bucket) throws Exception {
+    int writers = 8;
+    store.createBucket(bucket, "o", null);
+    CyclicBarrier inside = new CyclicBarrier(writers);
+    store.hook = (step, h) -> {
+      if (step.equals("locked")) {
+        try {
+          inside.await(2, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          // the lock serializes writers: they cannot all be inside at once; go on
+        }
+      }
+    };
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    List<Future<ObjectVersion>> puts = new ArrayList<>();
+    for (int i = 0; i < writers; i++) {
+      int n = i;
+      puts.add(pool.submit(() -> store.putObject(bucket, "k", meta(n))));
+    }
+    for (Future<ObjectVersion> f : puts) {
+      f.get(2, TimeUnit.MINUTES);
+    }
+    pool.shutdown();
+    store.hook = (step, h) -> {};
+    long records = Walk.gc(store).stream().filter(r -> bucket.equals(r.bucket())).count();
+    int versions = store.listObjectVersions(ListVersionsRequest.of(bucket)).versions().size();
+    return versions == 1 && records == writers - 1
+        && store.bucketUsage(bucket).currentObjects() == 1;
+  }
+
+  @Test
+  void migrationsRunTwiceChangeNothing() throws Exception {
+    try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
+      store.createBucket("kept", "o", null);
+      String schema = store.config().schema();
+      try (MetadataStore again = MetadataStores.open(PostgresTestDatabase.url(),
+          Map.of("schema", schema))) {
+        assertThat(again.getBucket("kept").name()).isEqualTo("kept");
+        assertThat(again.getUUID()).isEqualTo(store.getUUID());
+      }
+      try (Connection c = jdbc(store); Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT count(*) FROM " + schema + ".schema_version")) {
+        rs.next();
+        assertThat(rs.getInt(1)).isEqualTo(Migrations.latest());
+      }
+    }
+  }
+
+  @Test
+  void aSchemaNewerThanTheCodeIsRefused() throws Exception {
+    try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
+      String schema = store.config().schema();
+      try (Connection c = jdbc(store); Statement st = c.createStatement()) {
+        st.execute("INSERT INTO " + schema + ".schema_version (version) VALUES (999)");
+      }
+      assertThatThrownBy(() -> MetadataStores.open(PostgresTestDatabase.url(), Map.of("schema", schema)))
+          .isInstanceOf(InternalErrorException.class)
+          .hasMessageContaining("version 999").hasMessageContaining("newer");
+      assertThatThrownBy(() -> MetadataStores.open(PostgresTestDatabase.url(),
+          Map.of("schema", schema, "migrate", "false")))
+          .isInstanceOf(InternalErrorException.class).hasMessageContaining("version 999");
+    }
+  }
+
+  @Test
+  void anUnreachableDatabaseFailsFastNamingHostAndPort() {
+    long t0 = System.nanoTime();
+    assertThatThrownBy(() -> MetadataStores.open("postgres://nobody@127.0.0.1:1/none",
+        Map.of("connectTimeoutSeconds", "2")))
+        .isInstanceOf(ServiceUnavailableException.class)
+        .hasMessageContaining("127.0.0.1:1");
+    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void theUriCarriesCredentialsSchemaAndPoolSettings() {
+    PostgresConfig c = PostgresConfig.from(URI.create(
+        "postgresql://u%40x:p%3Aw@db.example:6543/meta?schema=om_1&maxPoolSize=3"), Map.of());
+    assertThat(c.jdbcUrl()).isEqualTo("jdbc:postgresql://db.example:6543/meta");
+    assertThat(c.user()).isEqualTo("u@x");
+    assertThat(c.password()).isEqualTo("p:w");
+    assertThat(c.schema()).isEqualTo("om_1");
+    assertThat(c.maxPoolSize()).isEqualTo(3);
+    assertThatThrownBy(() -> PostgresConfig.from(URI.create("postgres://h/db?schema=Bad-Name"), Map.of()))
+        .hasMessageContaining("schema");
+  }
+
+  /** Reads the GC queue without changing it: claim everything, then release it. */
+  static final class Walk {
+    static List<GarbageRecord> gc(MetadataStore store) {
+      GarbageClaim c = store.claimGarbage(10_000, Duration.ZERO, Duration.ofMinutes(1));
+      Set<String> ids = new HashSet<>();
+      c.records().forEach(r -> ids.add(r.id()));
+      store.releaseGarbage(c.claimId(), ids);
+      return c.records();
+    }
+  }
+}
