@@ -79,6 +79,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   private final HikariDataSource pool;
   private final Jdbi jdbi;
   private final String s;
+  private final PostgresSql sql;
   private final VersionIdGenerator ids = new VersionIdGenerator();
 
   /** Test hook: called at named steps inside a write's transaction ("locked", "written"). */
@@ -90,6 +91,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   public PostgresMetadataStore(PostgresConfig config) {
     this.config = config;
     this.s = config.schema();
+    this.sql = new PostgresSql(s);
     HikariConfig hc = new HikariConfig();
     hc.setJdbcUrl(config.jdbcUrl());
     hc.setUsername(config.user());
@@ -165,7 +167,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected Bucket doGetBucket(String name) {
-    return tx(h -> bucket(h, name, ""));
+    return handle(h -> bucket(h, name, ""));
   }
 
   @Override
@@ -221,7 +223,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected List<Bucket> doListBuckets(String owner, String after, int limit) {
-    return tx(h -> h.createQuery("SELECT * FROM " + s + ".bucket WHERE (CAST(:owner AS text) IS NULL"
+    return handle(h -> h.createQuery("SELECT * FROM " + s + ".bucket WHERE (CAST(:owner AS text) IS NULL"
             + " OR owner = :owner) AND name > :after ORDER BY name LIMIT :limit")
         .bind("owner", owner).bind("after", after == null ? "" : after).bind("limit", limit)
         .map((rs, ctx) -> bucketRow(rs)).list());
@@ -238,12 +240,37 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected ObjectVersion doGetObject(String bucket, String key) {
-    return tx(h -> KeyWrites.current(read(h, bucket(h, bucket, ""), key, true)));
+    List<ObjectVersion> found = read(h -> h.createQuery(sql.getLatest()).bind("name", bucket)
+        .bind("k", utf8(key)).map((rs, ctx) -> versionOrMissing(rs)).list(), bucket);
+    return KeyWrites.current(new KeyHistory(key, found));
   }
 
   @Override
   protected ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
-    return tx(h -> KeyWrites.version(read(h, bucket(h, bucket, ""), key, false), versionId));
+    boolean isNull = VersionId.NULL.equals(versionId);
+    List<ObjectVersion> found = read(h -> h.createQuery(sql.getVersion()).bind("name", bucket)
+        .bind("k", utf8(key)).bind("v", isNull ? null : versionId).bind("isnull", isNull)
+        .map((rs, ctx) -> versionOrMissing(rs)).list(), bucket);
+    ObjectVersion v = KeyWrites.version(new KeyHistory(key, found), versionId);
+    return v.withLatest(found.get(0).latest());
+  }
+
+  /**
+   * Runs a one-statement read that joins the bucket row (one row, with null version columns when
+   * the key has none), outside a transaction. No row at all: no such bucket.
+   */
+  private List<ObjectVersion> read(HandleCallback<List<Optional<ObjectVersion>>, RuntimeException> q,
+      String bucket) {
+    List<Optional<ObjectVersion>> rows = handle(q);
+    if (rows.isEmpty()) {
+      throw new NoSuchBucketException("bucket: \"" + bucket + "\" does not exist");
+    }
+    return rows.stream().flatMap(Optional::stream).toList();
+  }
+
+  private static Optional<ObjectVersion> versionOrMissing(ResultSet rs) throws SQLException {
+    return rs.getBytes("key") == null ? Optional.empty()
+        : Optional.of(versionRow(rs).withLatest(rs.getBoolean("latest")));
   }
 
   @Override
@@ -271,99 +298,100 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   }
 
   /**
-   * One write to one key: lock the bucket row (share) and the key (advisory), read the history,
-   * apply the rule, write the difference with its GC records and usage delta; one transaction.
+   * One write to one key, in one transaction of three statements: lock the bucket row (share) and
+   * the key (advisory), read the history, write the difference with its GC records and usage delta
+   * ({@link PostgresSql#writeKey}). The rule in between is the shared one of {@link KeyWrites}.
    */
   private KeyChange writeKey(String bucket, String key, BiFunction<Bucket, KeyHistory, KeyChange> rule) {
     return tx(h -> {
-      Bucket b = bucket(h, bucket, " FOR SHARE");
-      lockKey(h, b, key);
-      KeyChange c = rule.apply(b, read(h, b, key, false));
+      Bucket b = lockBucketAndKey(h, bucket, key);
+      KeyChange c = rule.apply(b, read(h, b, key));
       persist(h, b, c);
       return c;
     });
   }
 
-  private void lockKey(Handle h, Bucket b, String key) {
-    if (!unsafeSkipKeyLock) {
-      h.execute("SELECT pg_advisory_xact_lock(?)", keyHash(b.id(), key));
-    }
+  private Bucket lockBucketAndKey(Handle h, String bucket, String key) {
+    Query q = unsafeSkipKeyLock ? h.createQuery(sql.lockBucketOnly())
+        : h.createQuery(sql.lockBucketAndKey()).bind("lock", keyHash(bucket, key));
+    Bucket b = q.bind("name", bucket).map((rs, ctx) -> bucketRow(rs)).findOne()
+        .orElseThrow(() -> new NoSuchBucketException("bucket: \"" + bucket + "\" does not exist"));
     hook.accept("locked", h);
+    return b;
   }
 
-  /**
-   * The key's history (only its latest version when {@code latestOnly}). Unversioned buckets keep
-   * their one (null) version in object_live only; versioned buckets keep every version in
-   * object_version (enabling versioning copies the live rows there).
-   */
-  private KeyHistory read(Handle h, Bucket b, String key, boolean latestOnly) {
-    String sql = b.versioning().versioned()
-        ? "SELECT key, version_id, is_null, delete_marker, meta FROM " + s + ".object_version"
-            + " WHERE bucket_id = :b AND key = :k ORDER BY version_id" + (latestOnly ? " LIMIT 1" : "")
-        : "SELECT key, version_id, is_null, false AS delete_marker, meta FROM " + s + ".object_live"
-            + " WHERE bucket_id = :b AND key = :k";
-    return new KeyHistory(key, h.createQuery(sql).bind("b", UUID.fromString(b.id()))
-        .bind("k", utf8(key)).map((rs, ctx) -> versionRow(rs)).list());
+  /** The key's whole history ({@link PostgresSql#readHistory}). */
+  private KeyHistory read(Handle h, Bucket b, String key) {
+    return new KeyHistory(key, h.createQuery(sql.readHistory(b.versioning().versioned()))
+        .bind("b", UUID.fromString(b.id())).bind("k", utf8(key))
+        .map((rs, ctx) -> versionRow(rs)).list());
   }
 
-  /** Writes the difference a key change makes, its GC records and its usage delta. */
+  /** Writes the difference a key change makes, its GC records and its usage delta: one statement. */
   private void persist(Handle h, Bucket b, KeyChange c) {
-    UUID bid = UUID.fromString(b.id());
-    byte[] k = utf8(c.after().key());
+    List<String> del = new ArrayList<>();
+    List<ObjectVersion> ins = new ArrayList<>();
+    List<ObjectVersion> upd = new ArrayList<>();
     if (b.versioning().versioned()) {
       Map<String, ObjectVersion> old = new HashMap<>();
       for (ObjectVersion v : c.before().versions()) {
         old.put(v.revision().encode(), v);
       }
       for (ObjectVersion v : c.removed()) {
-        h.createUpdate("DELETE FROM " + s + ".object_version WHERE bucket_id = :b AND key = :k"
-                + " AND version_id = :v")
-            .bind("b", bid).bind("k", k).bind("v", v.revision().encode()).execute();
+        del.add(v.revision().encode());
       }
       for (ObjectVersion v : c.after().versions()) {
-        String id = v.revision().encode();
-        if (!old.containsKey(id)) {
-          h.createUpdate("INSERT INTO " + s + ".object_version (bucket_id, key, version_id, is_null,"
-                  + " delete_marker, size, meta) VALUES (:b, :k, :v, :n, :dm, :size, CAST(:meta AS jsonb))")
-              .bind("b", bid).bind("k", k).bind("v", id).bind("n", v.nullVersion())
-              .bind("dm", v.deleteMarker()).bind("size", v.size()).bind("meta", metaJson(v))
-              .execute();
-        } else if (!java.util.Objects.equals(old.get(id).metadata(), v.metadata())) {
-          h.createUpdate("UPDATE " + s + ".object_version SET meta = CAST(:meta AS jsonb)"
-                  + " WHERE bucket_id = :b AND key = :k AND version_id = :v")
-              .bind("meta", metaJson(v)).bind("b", bid).bind("k", k).bind("v", id).execute();
+        ObjectVersion was = old.get(v.revision().encode());
+        if (was == null) {
+          ins.add(v);
+        } else if (!java.util.Objects.equals(was.metadata(), v.metadata())) {
+          upd.add(v);
         }
       }
     }
     ObjectVersion oldCurrent = c.before().current();
     ObjectVersion current = c.after().current();
-    if (current == null) {
-      if (oldCurrent != null) {
-        h.createUpdate("DELETE FROM " + s + ".object_live WHERE bucket_id = :b AND key = :k")
-            .bind("b", bid).bind("k", k).execute();
-      }
-    } else if (!current.equals(oldCurrent)) {
-      h.createUpdate("INSERT INTO " + s + ".object_live AS l (bucket_id, key, version_id, is_null, size,"
-              + " meta) VALUES (:b, :k, :v, :n, :size, CAST(:meta AS jsonb))"
-              + " ON CONFLICT (bucket_id, key) DO UPDATE SET version_id = excluded.version_id,"
-              + " is_null = excluded.is_null, size = excluded.size, meta = excluded.meta")
-          .bind("b", bid).bind("k", k).bind("v", current.revision().encode())
-          .bind("n", current.nullVersion()).bind("size", current.size())
-          .bind("meta", metaJson(current)).execute();
+    Boolean live = current == null ? (oldCurrent == null ? null : Boolean.FALSE)
+        : (current.equals(oldCurrent) ? null : Boolean.TRUE);
+    List<ObjectVersion> garbage = c.garbage();
+    Usage d = c.usageDelta();
+    boolean usage = !d.equals(Usage.ZERO);
+    org.jdbi.v3.core.statement.Query q = h.createQuery(sql.writeKey(!del.isEmpty(), !ins.isEmpty(),
+        !upd.isEmpty(), live, !garbage.isEmpty(), usage));
+    q.bind("b", UUID.fromString(b.id())).bind("k", utf8(c.after().key()));
+    if (!del.isEmpty()) {
+      q.bind("del", del.toArray(new String[0]));
     }
-    for (ObjectVersion v : c.garbage()) {
-      queueObject(h, b, v);
+    if (!ins.isEmpty()) {
+      q.bind("iv", ins.stream().map(v -> v.revision().encode()).toArray(String[]::new))
+          .bind("in", ins.stream().map(ObjectVersion::nullVersion).toArray(Boolean[]::new))
+          .bind("idm", ins.stream().map(ObjectVersion::deleteMarker).toArray(Boolean[]::new))
+          .bind("isz", ins.stream().map(ObjectVersion::size).toArray(Long[]::new))
+          .bind("im", ins.stream().map(PostgresMetadataStore::metaJson).toArray(String[]::new));
     }
-    addUsage(h, bid, shard(c.after().key()), c.usageDelta());
+    if (!upd.isEmpty()) {
+      q.bind("uv", upd.stream().map(v -> v.revision().encode()).toArray(String[]::new))
+          .bind("um", upd.stream().map(PostgresMetadataStore::metaJson).toArray(String[]::new));
+    }
+    if (Boolean.TRUE.equals(live)) {
+      q.bind("lv", current.revision().encode()).bind("ln", current.nullVersion())
+          .bind("lsz", current.size()).bind("lm", metaJson(current));
+    }
+    if (!garbage.isEmpty()) {
+      q.bind("bn", b.name())
+          .bind("gv", garbage.stream().map(ObjectVersion::versionId).toArray(String[]::new))
+          .bind("gsz", garbage.stream().map(ObjectVersion::size).toArray(Long[]::new))
+          .bind("gloc", garbage.stream().map(v -> json(v.metadata().dataLocations()))
+              .toArray(String[]::new));
+    }
+    if (usage) {
+      q.bind("shard", (short) shard(c.after().key())).bind("u1", d.currentObjects())
+          .bind("u2", d.currentBytes()).bind("u3", d.nonCurrentVersions())
+          .bind("u4", d.nonCurrentBytes()).bind("u5", d.deleteMarkers()).bind("u6", d.uploads())
+          .bind("u7", d.partBytes());
+    }
+    q.mapTo(Integer.class).one();
     hook.accept("written", h);
-  }
-
-  private void queueObject(Handle h, Bucket b, ObjectVersion v) {
-    h.createUpdate("INSERT INTO " + s + ".deleted_object (bucket_id, kind, bucket, key, version_id,"
-            + " size, locations) VALUES (:b, :kind, :name, :k, :v, :size, CAST(:loc AS jsonb))")
-        .bind("b", UUID.fromString(b.id())).bind("kind", (short) GarbageRecord.Kind.OBJECT_VERSION.ordinal())
-        .bind("name", b.name()).bind("k", utf8(v.key())).bind("v", v.versionId())
-        .bind("size", v.size()).bind("loc", json(v.metadata().dataLocations())).execute();
   }
 
   private void addUsage(Handle h, UUID bucketId, int shard, Usage d) {
@@ -431,14 +459,15 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     return tx(h -> {
       Bucket b = bucket(h, bucket, " FOR SHARE");
       MultipartUpload u = lockUpload(h, b, key, uploadId);
-      lockKey(h, b, key);
+      h.createQuery("SELECT pg_advisory_xact_lock(:lock)").bind("lock", keyHash(bucket, key))
+          .mapTo(Object.class).one();
       UUID bid = UUID.fromString(b.id());
       Map<Integer, Part> stored = new LinkedHashMap<>();
       for (Part p : parts(h, bid, uploadId, 0, Integer.MAX_VALUE)) {
         stored.put(p.partNumber(), p);
       }
       ObjectMetadata m = MultipartRules.complete(u.metadata(), stored, named);
-      KeyChange c = KeyWrites.put(read(h, b, key, false), b.versioning(), m, WriteCondition.none(),
+      KeyChange c = KeyWrites.put(read(h, b, key), b.versioning(), m, WriteCondition.none(),
           ids.next());
       persist(h, b, c);
       queueParts(h, b, key, uploadId, MultipartRules.leftOut(stored, named));
@@ -519,7 +548,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     return new PagedCursor<>(64, 1024) {
       @Override
       protected List<ObjectVersion> fetch(String from, ObjectVersion after, int limit) {
-        return tx(h -> h.createQuery("SELECT key, version_id, is_null, false AS delete_marker, meta FROM "
+        return handle(h -> h.createQuery("SELECT key, version_id, is_null, false AS delete_marker, meta FROM "
                 + s + ".object_live WHERE bucket_id = :b AND key " + (after == null ? ">=" : ">")
                 + " :k ORDER BY key LIMIT :limit")
             .bind("b", bid).bind("k", utf8(after == null ? from : after.key())).bind("limit", limit)
@@ -537,7 +566,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     return new PagedCursor<>(64, 1024) {
       @Override
       protected List<ObjectVersion> fetch(String seek, ObjectVersion after, int limit) {
-        return tx(h -> {
+        return handle(h -> {
           Query q = h.createQuery(from + " WHERE bucket_id = :b AND "
               + (after == null ? "key >= :k" : "(key, version_id) > (:k, :v)")
               + " ORDER BY key, version_id LIMIT :limit")
@@ -558,7 +587,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     return new PagedCursor<>(64, 1024) {
       @Override
       protected List<MultipartUpload> fetch(String from, MultipartUpload after, int limit) {
-        return tx(h -> {
+        return handle(h -> {
           Query q = h.createQuery("SELECT key, upload_id, initiated, meta FROM " + s + ".upload"
               + " WHERE bucket_id = :b AND "
               + (after == null ? "key >= :k" : "(key, upload_id) > (:k, :u)")
@@ -715,7 +744,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   @Override
   public GcQueueStats gcQueueStats() {
-    return tx(h -> h.createQuery("SELECT sum(n) n, sum(leased) leased, min(oldest) oldest,"
+    return handle(h -> h.createQuery("SELECT sum(n) n, sum(leased) leased, min(oldest) oldest,"
             + " sum(bytes) bytes FROM (SELECT count(*) n, count(*) FILTER (WHERE lease_until > now())"
             + " leased, min(deleted_at) oldest, coalesce(sum(size), 0) bytes FROM " + s
             + ".deleted_object UNION ALL SELECT count(*), count(*) FILTER (WHERE lease_until > now()),"
@@ -727,6 +756,17 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   }
 
   // ------------------------------------------------------------------------------------ helpers
+
+  /** Runs outside a transaction (autocommit); database faults become ServiceUnavailable. */
+  private <T> T handle(HandleCallback<T, RuntimeException> body) {
+    try {
+      return jdbi.withHandle(body);
+    } catch (MetadataException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw translate(e);
+    }
+  }
 
   /** Runs in one transaction; database faults become ServiceUnavailable. */
   private <T> T tx(HandleCallback<T, RuntimeException> body) {
