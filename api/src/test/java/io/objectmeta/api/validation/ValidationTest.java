@@ -369,6 +369,19 @@ class ValidationTest {
     invalid("tags", () -> Validation.tags("tags", nullValue));
   }
 
+  /**
+   * S3 counts tag lengths in Unicode characters: a key of 128 characters outside the BMP (256 UTF-16
+   * chars) is valid, 129 are not; likewise values of 256.
+   */
+  @Test
+  void tagLimitsCountUnicodeCharacters() {
+    String emoji = "\uD83D\uDE00";
+    ok(() -> Validation.tags("tags", Map.of(emoji.repeat(128), "v")));
+    invalid("tags", () -> Validation.tags("tags", Map.of(emoji.repeat(129), "v")));
+    ok(() -> Validation.tags("tags", Map.of("k", emoji.repeat(256))));
+    invalid("tags", () -> Validation.tags("tags", Map.of("k", emoji.repeat(257))));
+  }
+
   @Test
   void dataLocations() {
     ok(() -> Validation.metadata(meta().dataLocations(List.of(new DataLocation("s", "k", 0, 0))).build()));
