@@ -213,6 +213,24 @@ class PostgresBackendTest {
   }
 
   @Test
+  void everyOverwriteArchivesTheVersionItReplaces() throws Exception {
+    try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
+      store.createBucket("archive", "o", null);
+      List<String> replaced = new ArrayList<>();
+      ObjectVersion last = null;
+      for (int i = 0; i < 20; i++) {
+        if (last != null) {
+          replaced.add(last.metadata().etag());
+        }
+        last = store.putObject("archive", "k", meta(i));
+      }
+      List<GarbageRecord> gc = Walk.gc(store);
+      assertThat(gc).extracting(GarbageRecord::size)
+          .containsExactlyElementsOf(replaced.stream().map(e -> 100L + Integer.parseInt(e.substring(5))).toList());
+    }
+  }
+
+  @Test
   void migrationsRunTwiceChangeNothing() throws Exception {
     try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
       store.createBucket("kept", "o", null);
