@@ -27,7 +27,8 @@ public final class MetadataStores {
   public static MetadataStore open(String uri, Map<String, String> properties) {
     URI parsed;
     try {
-      parsed = new URI(uri);
+      // "memory:" has an empty scheme-specific part, which java.net.URI refuses; read it as "memory:/".
+      parsed = uri != null && uri.matches("[A-Za-z][A-Za-z0-9+.-]*:") ? new URI(uri + "/") : new URI(uri);
     } catch (URISyntaxException | NullPointerException e) {
       throw new InvalidArgumentException("uri", "not a URI: " + uri);
     }

@@ -45,6 +45,36 @@ public final class Cursors {
     };
   }
 
+  /**
+   * A cursor over a sorted map whose values each hold a key's entries, read through
+   * {@code entries} (which may return an empty list to hide a key). Iteration is as consistent as
+   * the map's iterators (weakly consistent for a concurrent map).
+   */
+  public static <V, E> Cursor<E> ofMap(NavigableMap<String, V> map,
+      Function<? super V, ? extends List<? extends E>> entries) {
+    return new Cursor<>() {
+      private Iterator<V> keys = map.values().iterator();
+      private Iterator<? extends E> current = java.util.Collections.emptyIterator();
+
+      @Override
+      public E next() {
+        while (!current.hasNext()) {
+          if (!keys.hasNext()) {
+            return null;
+          }
+          current = entries.apply(keys.next()).iterator();
+        }
+        return current.next();
+      }
+
+      @Override
+      public void seek(String key) {
+        keys = map.tailMap(key, true).values().iterator();
+        current = java.util.Collections.emptyIterator();
+      }
+    };
+  }
+
   /** Only the entries that pass {@code keep}. */
   public static <E> Cursor<E> filter(Cursor<E> in, Predicate<? super E> keep) {
     return new Cursor<>() {

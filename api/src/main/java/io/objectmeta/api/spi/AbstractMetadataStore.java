@@ -340,7 +340,8 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   public ListUploadsResult listMultipartUploads(ListUploadsRequest r) {
     require(Capability.MULTIPART_UPLOADS);
     Validation.notNull("request", r);
-    listingArgs(r.bucket(), r.prefix(), r.delimiter(), r.keyMarker(), r.maxUploads(), "maxUploads");
+    listingArgs(r.bucket(), r.prefix(), r.delimiter(), "keyMarker", r.keyMarker(), r.maxUploads(),
+        "maxUploads");
     Bucket b = doGetBucket(r.bucket());
     try (Cursor<MultipartUpload> c = uploads(b)) {
       return Listings.uploads(c, r);
@@ -352,7 +353,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   @Override
   public ListObjectsResult listObjects(ListObjectsRequest r) {
     Validation.notNull("request", r);
-    listingArgs(r.bucket(), r.prefix(), r.delimiter(), r.marker(), r.maxKeys(), "maxKeys");
+    listingArgs(r.bucket(), r.prefix(), r.delimiter(), "marker", r.marker(), r.maxKeys(), "maxKeys");
     Bucket b = doGetBucket(r.bucket());
     try (Cursor<ObjectVersion> c = current(b, r.asOf())) {
       return Listings.v1(c, r);
@@ -362,7 +363,8 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   @Override
   public ListObjectsV2Result listObjectsV2(ListObjectsV2Request r) {
     Validation.notNull("request", r);
-    listingArgs(r.bucket(), r.prefix(), r.delimiter(), r.startAfter(), r.maxKeys(), "maxKeys");
+    listingArgs(r.bucket(), r.prefix(), r.delimiter(), "startAfter", r.startAfter(), r.maxKeys(),
+        "maxKeys");
     Bucket b = doGetBucket(r.bucket());
     try (Cursor<ObjectVersion> c = current(b, r.asOf())) {
       return Listings.v2(c, r);
@@ -372,7 +374,8 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   @Override
   public ListVersionsResult listObjectVersions(ListVersionsRequest r) {
     Validation.notNull("request", r);
-    listingArgs(r.bucket(), r.prefix(), r.delimiter(), r.keyMarker(), r.maxKeys(), "maxKeys");
+    listingArgs(r.bucket(), r.prefix(), r.delimiter(), "keyMarker", r.keyMarker(), r.maxKeys(),
+        "maxKeys");
     Bucket b = doGetBucket(r.bucket());
     try (Cursor<ObjectVersion> c = versions(b)) {
       return Listings.versions(c, r);
@@ -418,7 +421,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   private Bucket lifecycleArgs(LifecycleRequest r) {
     require(Capability.LIFECYCLE_LISTINGS);
     Validation.notNull("request", r);
-    listingArgs(r.bucket(), r.prefix(), null, r.keyMarker(), r.maxKeys(), "maxKeys");
+    listingArgs(r.bucket(), r.prefix(), null, "keyMarker", r.keyMarker(), r.maxKeys(), "maxKeys");
     return doGetBucket(r.bucket());
   }
 
@@ -466,12 +469,12 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     Validation.key(key);
   }
 
-  private static void listingArgs(String bucket, String prefix, String delimiter, String marker,
-      int max, String maxField) {
+  private static void listingArgs(String bucket, String prefix, String delimiter,
+      String markerField, String marker, int max, String maxField) {
     Validation.bucketName(bucket);
     Validation.optionalKeyLike("prefix", prefix);
     Validation.optionalKeyLike("delimiter", delimiter);
-    Validation.optionalKeyLike("marker", marker);
+    Validation.optionalKeyLike(markerField, marker);
     Validation.maxKeys(maxField, max);
   }
 }

@@ -1,0 +1,510 @@
+package io.objectmeta.memory;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.objectmeta.api.Capability;
+import io.objectmeta.api.error.BucketAlreadyExistsException;
+import io.objectmeta.api.error.BucketNotEmptyException;
+import io.objectmeta.api.error.NoSuchBucketException;
+import io.objectmeta.api.error.NoSuchUploadException;
+import io.objectmeta.api.gc.GarbageClaim;
+import io.objectmeta.api.gc.GarbageRecord;
+import io.objectmeta.api.gc.GcQueueStats;
+import io.objectmeta.api.listing.Cursor;
+import io.objectmeta.api.listing.Cursors;
+import io.objectmeta.api.listing.KeyOrder;
+import io.objectmeta.api.model.Bucket;
+import io.objectmeta.api.model.BucketUpdate;
+import io.objectmeta.api.model.CompletedPart;
+import io.objectmeta.api.model.DeleteResult;
+import io.objectmeta.api.model.MultipartUpload;
+import io.objectmeta.api.model.ObjectMetadata;
+import io.objectmeta.api.model.ObjectMetadataUpdate;
+import io.objectmeta.api.model.ObjectVersion;
+import io.objectmeta.api.model.Part;
+import io.objectmeta.api.model.StoreUsage;
+import io.objectmeta.api.model.Usage;
+import io.objectmeta.api.model.VersioningState;
+import io.objectmeta.api.model.WriteCondition;
+import io.objectmeta.api.spi.AbstractMetadataStore;
+import io.objectmeta.api.version.VersionId;
+import io.objectmeta.api.version.VersionIdGenerator;
+import io.objectmeta.api.versioning.BucketRules;
+import io.objectmeta.api.versioning.KeyChange;
+import io.objectmeta.api.versioning.KeyHistory;
+import io.objectmeta.api.versioning.KeyWrites;
+import io.objectmeta.api.versioning.MultipartRules;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Function;
+
+/**
+ * The reference store: the whole contract in memory, simple enough to be obviously right. It is
+ * the oracle of the conformance suite's differential test and a test double for applications.
+ *
+ * <p>Every write holds one lock for the whole store and applies the shared rules
+ * ({@link KeyWrites}, {@link BucketRules}, {@link MultipartRules}); its GC records and usage
+ * counters change in the same critical section. Reads of a single key take the same lock;
+ * listings iterate concurrent maps of immutable histories without it, so a listing sees each key
+ * either before or after any write.
+ */
+public final class MemoryMetadataStore extends AbstractMetadataStore {
+
+  private final Object lock = new Object();
+  private final Clock clock;
+  private final VersionIdGenerator ids;
+  private final Map<String, BucketState> buckets = new TreeMap<>();
+  private final Map<String, Queued> garbage = new LinkedHashMap<>();
+  private long garbageSeq;
+  private UUID uuid;
+
+  /** A store on the system clock. */
+  public MemoryMetadataStore() {
+    this(Clock.systemUTC());
+  }
+
+  /** A store on the given clock (version ids, GC times and leases all read it). */
+  public MemoryMetadataStore(Clock clock) {
+    this.clock = clock;
+    this.ids = new VersionIdGenerator(clock::millis, new VersionIdGenerator().writer());
+  }
+
+  private static final class BucketState {
+    Bucket bucket;
+    final ConcurrentSkipListMap<String, KeyHistory> keys = new ConcurrentSkipListMap<>(KeyOrder.UTF8);
+    final ConcurrentSkipListMap<String, TreeMap<String, Upload>> uploads =
+        new ConcurrentSkipListMap<>(KeyOrder.UTF8);
+    Usage usage = Usage.ZERO;
+
+    BucketState(Bucket bucket) {
+      this.bucket = bucket;
+    }
+  }
+
+  private record Upload(MultipartUpload upload, TreeMap<Integer, Part> parts) {}
+
+  private static final class Queued {
+    final GarbageRecord record;
+    String claimId;
+    Instant leaseUntil;
+
+    Queued(GarbageRecord record) {
+      this.record = record;
+    }
+
+    boolean leased(Instant now) {
+      return claimId != null && leaseUntil.isAfter(now);
+    }
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return EnumSet.allOf(Capability.class);
+  }
+
+  @Override
+  public void close() {}
+
+  // ------------------------------------------------------------------------------------ buckets
+
+  @Override
+  protected Bucket doCreateBucket(String name, String owner, ObjectNode attributes) {
+    synchronized (lock) {
+      if (buckets.containsKey(name)) {
+        throw new BucketAlreadyExistsException("bucket: \"" + name + "\" exists");
+      }
+      Bucket b = new Bucket(name, UUID.randomUUID().toString(), owner, clock.instant(),
+          VersioningState.UNVERSIONED, attributes);
+      buckets.put(name, new BucketState(b));
+      return b;
+    }
+  }
+
+  @Override
+  protected Bucket doGetBucket(String name) {
+    synchronized (lock) {
+      return state(name).bucket;
+    }
+  }
+
+  @Override
+  protected Bucket doUpdateBucket(String name, BucketUpdate update) {
+    synchronized (lock) {
+      BucketState s = state(name);
+      s.bucket = BucketRules.apply(s.bucket, update);
+      return s.bucket;
+    }
+  }
+
+  @Override
+  protected void doDeleteBucket(String name) {
+    synchronized (lock) {
+      BucketState s = state(name);
+      if (!s.keys.isEmpty()) {
+        throw new BucketNotEmptyException("bucket: \"" + name + "\" holds versions or delete markers");
+      }
+      for (TreeMap<String, Upload> perKey : s.uploads.values()) {
+        for (Upload u : perKey.values()) {
+          queueParts(s.bucket, u.upload(), u.parts().values());
+        }
+      }
+      buckets.remove(name);
+      queue(new GarbageRecord(nextGarbageId(), GarbageRecord.Kind.BUCKET, name, s.bucket.id(), null,
+          null, 0, 0, List.of(), clock.instant()));
+    }
+  }
+
+  @Override
+  protected List<Bucket> doListBuckets(String owner, String after, int limit) {
+    synchronized (lock) {
+      List<Bucket> out = new ArrayList<>();
+      for (BucketState s : buckets.values()) {
+        if (out.size() == limit) {
+          break;
+        }
+        if ((after == null || s.bucket.name().compareTo(after) > 0)
+            && (owner == null || owner.equals(s.bucket.owner()))) {
+          out.add(s.bucket);
+        }
+      }
+      return out;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------ objects
+
+  @Override
+  protected ObjectVersion doPutObject(String bucket, String key, ObjectMetadata metadata,
+      WriteCondition condition) {
+    synchronized (lock) {
+      BucketState s = state(bucket);
+      return apply(s, KeyWrites.put(history(s, key), s.bucket.versioning(), metadata, condition,
+          ids.next())).subject();
+    }
+  }
+
+  @Override
+  protected ObjectVersion doGetObject(String bucket, String key) {
+    synchronized (lock) {
+      return KeyWrites.current(history(state(bucket), key));
+    }
+  }
+
+  @Override
+  protected ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
+    synchronized (lock) {
+      return KeyWrites.version(history(state(bucket), key), versionId);
+    }
+  }
+
+  @Override
+  protected ObjectVersion doUpdateObjectMetadata(String bucket, String key, String versionId,
+      ObjectMetadataUpdate update) {
+    synchronized (lock) {
+      BucketState s = state(bucket);
+      return apply(s, KeyWrites.update(history(s, key), versionId, update)).subject();
+    }
+  }
+
+  @Override
+  protected DeleteResult doDeleteObject(String bucket, String key) {
+    synchronized (lock) {
+      BucketState s = state(bucket);
+      VersioningState vs = s.bucket.versioning();
+      KeyChange c = apply(s, KeyWrites.delete(history(s, key), vs, ids.next()));
+      return vs == VersioningState.UNVERSIONED
+          ? new DeleteResult(key, null, false)
+          : new DeleteResult(key, c.subject().versionId(), true);
+    }
+  }
+
+  @Override
+  protected DeleteResult doDeleteObjectVersion(String bucket, String key, String versionId) {
+    synchronized (lock) {
+      BucketState s = state(bucket);
+      KeyChange c = apply(s, KeyWrites.deleteVersion(history(s, key), versionId));
+      return new DeleteResult(key, c.subject().versionId(), c.subject().deleteMarker());
+    }
+  }
+
+  // ---------------------------------------------------------------------------------- multipart
+
+  @Override
+  protected MultipartUpload doInitiateMultipartUpload(String bucket, String key,
+      ObjectMetadata metadata) {
+    synchronized (lock) {
+      BucketState s = state(bucket);
+      VersionId id = ids.next();
+      MultipartUpload u = new MultipartUpload(key, id.encodeOldestFirst(), id.timestamp(), metadata);
+      s.uploads.computeIfAbsent(key, k -> new TreeMap<>()).put(u.uploadId(), new Upload(u, new TreeMap<>()));
+      s.usage = s.usage.plus(new Usage(0, 0, 0, 0, 0, 1, 0));
+      return u;
+    }
+  }
+
+  @Override
+  protected Part doPutPart(String bucket, String key, String uploadId, Part part) {
+    synchronized (lock) {
+      BucketState s = state(bucket);
+      Upload u = upload(s, key, uploadId);
+      Part stored = part.withLastModified(clock.instant());
+      Part old = u.parts().put(part.partNumber(), stored);
+      long delta = stored.size();
+      if (old != null) {
+        queueParts(s.bucket, u.upload(), List.of(old));
+        delta -= old.size();
+      }
+      s.usage = s.usage.plus(new Usage(0, 0, 0, 0, 0, 0, delta));
+      return stored;
+    }
+  }
+
+  @Override
+  protected ObjectVersion doCompleteMultipartUpload(String bucket, String key, String uploadId,
+      List<CompletedPart> parts) {
+    synchronized (lock) {
+      BucketState s = state(bucket);
+      Upload u = upload(s, key, uploadId);
+      ObjectMetadata m = MultipartRules.complete(u.upload().metadata(), u.parts(), parts);
+      KeyChange c = apply(s, KeyWrites.put(history(s, key), s.bucket.versioning(), m,
+          WriteCondition.none(), ids.next()));
+      queueParts(s.bucket, u.upload(), MultipartRules.leftOut(u.parts(), parts));
+      removeUpload(s, u);
+      return c.subject();
+    }
+  }
+
+  @Override
+  protected void doAbortMultipartUpload(String bucket, String key, String uploadId) {
+    synchronized (lock) {
+      BucketState s = state(bucket);
+      Upload u = upload(s, key, uploadId);
+      queueParts(s.bucket, u.upload(), u.parts().values());
+      removeUpload(s, u);
+    }
+  }
+
+  @Override
+  protected List<Part> doListParts(String bucket, String key, String uploadId, int after, int limit) {
+    synchronized (lock) {
+      return upload(state(bucket), key, uploadId).parts().tailMap(after, false).values().stream()
+          .limit(limit).toList();
+    }
+  }
+
+  // ----------------------------------------------------------------------------------- listings
+
+  @Override
+  protected Cursor<ObjectVersion> currentObjects(Bucket bucket) {
+    return Cursors.ofMap(live(bucket).keys, h -> {
+      ObjectVersion c = h.current();
+      return c == null ? List.of() : List.of(c);
+    });
+  }
+
+  @Override
+  protected Cursor<ObjectVersion> versions(Bucket bucket) {
+    return Cursors.ofMap(live(bucket).keys, KeyHistory::versions);
+  }
+
+  @Override
+  protected Cursor<MultipartUpload> uploads(Bucket bucket) {
+    ConcurrentSkipListMap<String, TreeMap<String, Upload>> uploads = live(bucket).uploads;
+    Function<TreeMap<String, Upload>, List<MultipartUpload>> entries;
+    entries = perKey -> {
+      synchronized (lock) {
+        return perKey.values().stream().map(Upload::upload).toList();
+      }
+    };
+    return Cursors.ofMap(uploads, entries);
+  }
+
+  // --------------------------------------------------------------------------------- management
+
+  @Override
+  public UUID getUUID() {
+    synchronized (lock) {
+      if (uuid == null) {
+        uuid = UUID.randomUUID();
+      }
+      return uuid;
+    }
+  }
+
+  @Override
+  protected Usage doBucketUsage(String bucket) {
+    synchronized (lock) {
+      return state(bucket).usage;
+    }
+  }
+
+  @Override
+  public StoreUsage usage() {
+    synchronized (lock) {
+      Usage total = Usage.ZERO;
+      for (BucketState s : buckets.values()) {
+        total = total.plus(s.usage);
+      }
+      return new StoreUsage(buckets.size(), total);
+    }
+  }
+
+  // ----------------------------------------------------------------------------------- GC queue
+
+  @Override
+  protected GarbageClaim doClaimGarbage(int max, Duration gracePeriod, Duration lease) {
+    synchronized (lock) {
+      Instant now = clock.instant();
+      Instant cutoff = now.minus(gracePeriod);
+      String claimId = UUID.randomUUID().toString();
+      Instant until = now.plus(lease);
+      List<GarbageRecord> out = new ArrayList<>();
+      for (Queued q : garbage.values()) {
+        if (out.size() == max) {
+          break;
+        }
+        if (!q.record.deletedAt().isAfter(cutoff) && !q.leased(now)) {
+          q.claimId = claimId;
+          q.leaseUntil = until;
+          out.add(q.record);
+        }
+      }
+      return new GarbageClaim(claimId, until, out);
+    }
+  }
+
+  @Override
+  protected int doAcknowledgeGarbage(String claimId, Collection<String> recordIds) {
+    synchronized (lock) {
+      Instant now = clock.instant();
+      int n = 0;
+      for (String id : recordIds) {
+        Queued q = garbage.get(id);
+        if (q != null && claimId.equals(q.claimId) && q.leased(now)) {
+          garbage.remove(id);
+          n++;
+        }
+      }
+      return n;
+    }
+  }
+
+  @Override
+  protected int doReleaseGarbage(String claimId, Collection<String> recordIds) {
+    synchronized (lock) {
+      int n = 0;
+      for (String id : recordIds) {
+        Queued q = garbage.get(id);
+        if (q != null && claimId.equals(q.claimId)) {
+          q.claimId = null;
+          q.leaseUntil = null;
+          n++;
+        }
+      }
+      return n;
+    }
+  }
+
+  @Override
+  public GcQueueStats gcQueueStats() {
+    synchronized (lock) {
+      Instant now = clock.instant();
+      long leased = 0;
+      long bytes = 0;
+      Instant oldest = null;
+      for (Queued q : garbage.values()) {
+        leased += q.leased(now) ? 1 : 0;
+        bytes += q.record.size();
+        if (oldest == null || q.record.deletedAt().isBefore(oldest)) {
+          oldest = q.record.deletedAt();
+        }
+      }
+      return new GcQueueStats(garbage.size(), leased, oldest, bytes);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------ helpers
+
+  private BucketState state(String name) {
+    BucketState s = buckets.get(name);
+    if (s == null) {
+      throw new NoSuchBucketException("bucket: \"" + name + "\" does not exist");
+    }
+    return s;
+  }
+
+  /** The state of this incarnation; a listing of a bucket deleted meanwhile sees it empty. */
+  private BucketState live(Bucket bucket) {
+    synchronized (lock) {
+      BucketState s = buckets.get(bucket.name());
+      return s != null && s.bucket.id().equals(bucket.id()) ? s : new BucketState(bucket);
+    }
+  }
+
+  private static KeyHistory history(BucketState s, String key) {
+    KeyHistory h = s.keys.get(key);
+    return h == null ? KeyHistory.empty(key) : h;
+  }
+
+  /** Persists a key change with its GC records and usage delta (caller holds the lock). */
+  private KeyChange apply(BucketState s, KeyChange c) {
+    if (c.after().isEmpty()) {
+      s.keys.remove(c.after().key());
+    } else {
+      s.keys.put(c.after().key(), c.after());
+    }
+    Instant now = clock.instant();
+    for (ObjectVersion v : c.garbage()) {
+      queue(new GarbageRecord(nextGarbageId(), GarbageRecord.Kind.OBJECT_VERSION, s.bucket.name(),
+          s.bucket.id(), v.key(), v.versionId(), 0, v.size(), v.metadata().dataLocations(), now));
+    }
+    s.usage = s.usage.plus(c.usageDelta());
+    return c;
+  }
+
+  private Upload upload(BucketState s, String key, String uploadId) {
+    TreeMap<String, Upload> perKey = s.uploads.get(key);
+    Upload u = perKey == null ? null : perKey.get(uploadId);
+    if (u == null) {
+      throw new NoSuchUploadException("uploadId: no upload " + uploadId + " of \"" + key + "\"");
+    }
+    return u;
+  }
+
+  private void removeUpload(BucketState s, Upload u) {
+    String key = u.upload().key();
+    TreeMap<String, Upload> perKey = s.uploads.get(key);
+    perKey.remove(u.upload().uploadId());
+    if (perKey.isEmpty()) {
+      s.uploads.remove(key);
+    }
+    long partBytes = u.parts().values().stream().mapToLong(Part::size).sum();
+    s.usage = s.usage.minus(new Usage(0, 0, 0, 0, 0, 1, partBytes));
+  }
+
+  private void queueParts(Bucket b, MultipartUpload u, Collection<Part> parts) {
+    Instant now = clock.instant();
+    for (Part p : parts) {
+      queue(new GarbageRecord(nextGarbageId(), GarbageRecord.Kind.PART, b.name(), b.id(), u.key(),
+          u.uploadId(), p.partNumber(), p.size(), p.dataLocations(), now));
+    }
+  }
+
+  private void queue(GarbageRecord r) {
+    garbage.put(r.id(), new Queued(r));
+  }
+
+  private String nextGarbageId() {
+    return "gc-" + (++garbageSeq);
+  }
+}
