@@ -117,4 +117,31 @@ public abstract class MetadataStoreConformance {
   @Nested
   @DisplayName("keys and UTF-8 order")
   class Keys extends Scenarios implements KeyContract {}
+  @Nested
+  @DisplayName("point-in-time listings")
+  class PointInTime extends Scenarios implements PointInTimeContract {}
+
+  @Nested
+  @DisplayName("lifecycle listings")
+  class Lifecycle extends Scenarios implements LifecycleContract {}
+
+  @Nested
+  @DisplayName("UUID and usage")
+  class UsageCounters extends Scenarios implements UsageContract {}
+
+  @Nested
+  @DisplayName("GC queue")
+  class GcQueue extends Scenarios implements GcQueueContract {}
+
+  @Nested
+  @DisplayName("GC runner")
+  class GcRunnerOverTheStore extends Scenarios implements GcRunnerContract {}
+
+  @Nested
+  @DisplayName("bad input")
+  class BadInput extends Scenarios implements ValidationContract {}
+
+  @Nested
+  @DisplayName("concurrency")
+  class Concurrency extends Scenarios implements ConcurrencyContract {}
 }
