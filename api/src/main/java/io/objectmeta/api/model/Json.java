@@ -18,9 +18,9 @@ public final class Json {
     return node == null ? JsonNodeFactory.instance.objectNode() : node.deepCopy();
   }
 
-  /** A deep copy, or null for null. */
+  /** A deep copy, or null for null (Java's or JSON's: a stored null reads back as Java null). */
   public static JsonNode copy(JsonNode node) {
-    return node == null ? null : node.deepCopy();
+    return node == null || node.isNull() || node.isMissingNode() ? null : node.deepCopy();
   }
 
   /** Parses a JSON object; used by tests and applications holding JSON text. */
