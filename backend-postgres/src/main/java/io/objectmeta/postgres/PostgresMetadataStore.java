@@ -146,7 +146,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected Bucket doCreateBucket(String name, String owner, ObjectNode attributes) {
-    Bucket b = new Bucket(name, UUID.randomUUID().toString(), owner, Instant.now(),
+    Bucket b = new Bucket(name, UUID.randomUUID().toString(), owner, now(),
         VersioningState.UNVERSIONED, attributes);
     return tx(h -> {
       int n = h.createUpdate("INSERT INTO " + s + ".bucket (id, name, owner, created, versioning,"
@@ -432,7 +432,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
       Bucket b = bucket(h, bucket, " FOR SHARE");
       lockUpload(h, b, key, uploadId);
       UUID bid = UUID.fromString(b.id());
-      Part stored = part.withLastModified(Instant.now());
+      Part stored = part.withLastModified(now());
       Optional<Part> old = parts(h, bid, uploadId, part.partNumber() - 1, 1).stream()
           .filter(p -> p.partNumber() == part.partNumber()).findFirst();
       h.createUpdate("INSERT INTO " + s + ".part (bucket_id, upload_id, part_number, size, etag,"
@@ -459,8 +459,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     return tx(h -> {
       Bucket b = bucket(h, bucket, " FOR SHARE");
       MultipartUpload u = lockUpload(h, b, key, uploadId);
-      h.createQuery("SELECT pg_advisory_xact_lock(:lock)").bind("lock", keyHash(bucket, key))
-          .mapTo(Object.class).one();
+      h.execute("SELECT pg_advisory_xact_lock(?)", keyHash(bucket, key));
       UUID bid = UUID.fromString(b.id());
       Map<Integer, Part> stored = new LinkedHashMap<>();
       for (Part p : parts(h, bid, uploadId, 0, Integer.MAX_VALUE)) {
@@ -844,6 +843,11 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     } catch (JsonProcessingException e) {
       throw new InternalErrorException("corrupt record: " + e.getOriginalMessage());
     }
+  }
+
+  /** The time as PostgreSQL stores it (microseconds), so what a call returns equals what a read returns. */
+  private static Instant now() {
+    return Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
   }
 
   private static double seconds(Duration d) {
