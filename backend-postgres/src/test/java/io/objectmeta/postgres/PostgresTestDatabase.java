@@ -10,8 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The PostgreSQL the tests use, in this order: {@code OBJECTMETA_PG_URL} (a real server, e.g. the
- * machine's own PostgreSQL that .ci/run starts); otherwise an embedded PostgreSQL 17 (zonky's
- * binaries from Maven Central), started once per JVM. When neither works the tests fail with a
+ * machine's own PostgreSQL that .ci/run starts); a Testcontainers PostgreSQL 17 when
+ * {@code OBJECTMETA_PG_TESTCONTAINERS=true} (needs a Docker engine); otherwise an embedded
+ * PostgreSQL 17 (zonky's binaries from Maven Central), started once per JVM. When neither works the tests fail with a
  * message saying which database was expected where; they are never skipped.
  */
 public final class PostgresTestDatabase {
@@ -31,6 +32,19 @@ public final class PostgresTestDatabase {
       URI u = URI.create(env);
       probe(u.getHost(), u.getPort() < 0 ? 5432 : u.getPort(), "OBJECTMETA_PG_URL=" + env);
       baseUrl = env;
+      return baseUrl;
+    }
+    if ("true".equalsIgnoreCase(System.getenv("OBJECTMETA_PG_TESTCONTAINERS"))) {
+      if (!org.testcontainers.DockerClientFactory.instance().isDockerAvailable()) {
+        throw new IllegalStateException("OBJECTMETA_PG_TESTCONTAINERS=true but no Docker engine is"
+            + " reachable; unset it to use the embedded PostgreSQL");
+      }
+      org.testcontainers.postgresql.PostgreSQLContainer container =
+          new org.testcontainers.postgresql.PostgreSQLContainer("postgres:17");
+      container.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(container::stop));
+      baseUrl = "postgres://" + container.getUsername() + ":" + container.getPassword() + "@"
+          + container.getHost() + ":" + container.getFirstMappedPort() + "/" + container.getDatabaseName();
       return baseUrl;
     }
     try {
