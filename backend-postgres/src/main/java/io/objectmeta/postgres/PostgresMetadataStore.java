@@ -758,19 +758,17 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   /** Runs outside a transaction (autocommit); database faults become ServiceUnavailable. */
   private <T> T handle(HandleCallback<T, RuntimeException> body) {
-    try {
-      return jdbi.withHandle(body);
-    } catch (MetadataException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw translate(e);
-    }
+    return guarded(() -> jdbi.withHandle(body));
   }
 
   /** Runs in one transaction; database faults become ServiceUnavailable. */
   private <T> T tx(HandleCallback<T, RuntimeException> body) {
+    return guarded(() -> jdbi.inTransaction(body));
+  }
+
+  private <T> T guarded(java.util.function.Supplier<T> call) {
     try {
-      return jdbi.inTransaction(body);
+      return call.get();
     } catch (MetadataException e) {
       throw e;
     } catch (RuntimeException e) {
