@@ -351,7 +351,8 @@ public interface ConcurrencyContract extends StoreScenario {
     Collection<String> claimed = new ConcurrentLinkedQueue<>();
     race(t -> () -> {
       GarbageClaim c;
-      while (!(c = store().claimGarbage(7, Duration.ZERO, Duration.ofMinutes(5))).isEmpty()) {
+      for (int round = 0; round < 1000
+          && !(c = store().claimGarbage(7, Duration.ZERO, Duration.ofMinutes(5))).isEmpty(); round++) {
         c.records().forEach(r -> claimed.add(r.id()));
         if (t % 2 == 0) {
           store().acknowledgeGarbage(c.claimId(), c.records().stream().map(GarbageRecord::id).toList());
