@@ -234,10 +234,13 @@ public final class Validation {
       throw new InvalidArgumentException(field, "at most " + MAX_TAGS + " tags, got " + tags.size());
     }
     for (Map.Entry<String, String> e : tags.entrySet()) {
-      if (e.getKey() == null || e.getKey().isEmpty() || e.getKey().length() > MAX_TAG_KEY) {
+      // S3 counts tag lengths in Unicode characters, not UTF-16 units.
+      if (e.getKey() == null || e.getKey().isEmpty()
+          || e.getKey().codePointCount(0, e.getKey().length()) > MAX_TAG_KEY) {
         throw new InvalidArgumentException(field, "tag keys must be 1 to " + MAX_TAG_KEY + " characters");
       }
-      if (e.getValue() == null || e.getValue().length() > MAX_TAG_VALUE) {
+      if (e.getValue() == null
+          || e.getValue().codePointCount(0, e.getValue().length()) > MAX_TAG_VALUE) {
         throw new InvalidArgumentException(field, "tag values must be 0 to " + MAX_TAG_VALUE
             + " characters (\"" + e.getKey() + "\")");
       }

@@ -65,7 +65,8 @@ public final class MultipartRules {
 
   /** A hex MD5 etag as its 16 bytes; any other etag as its UTF-8 bytes. */
   private static byte[] etagBytes(String etag) {
-    if (etag.length() == 32 && etag.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+    if (etag.length() == 32 && etag.chars().allMatch(c -> (c >= '0' && c <= '9')
+        || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
       return HexFormat.of().parseHex(etag);
     }
     return etag.getBytes(java.nio.charset.StandardCharsets.UTF_8);
