@@ -94,6 +94,9 @@ public abstract class DifferentialProperties {
 
   public record GcStats() implements Op {}
 
+  /** The whole GC queue, compared as a sorted list of normalized records. */
+  public record GcRecords() implements Op {}
+
   // ---------------------------------------------------------------------------------- property
 
   @Property(tries = 200, edgeCases = EdgeCasesMode.NONE)
@@ -158,7 +161,8 @@ public abstract class DifferentialProperties {
         net.jqwik.api.Tuple.of(6, Combinators.combine(bucket, prefix, delimiter, marker,
             Arbitraries.integers().between(-1, 12), maxKeys).as(ListVersions::new)),
         net.jqwik.api.Tuple.of(3, bucket.map(BucketUsage::new)),
-        net.jqwik.api.Tuple.of(1, Arbitraries.just(new GcStats())));
+        net.jqwik.api.Tuple.of(1, Arbitraries.just(new GcStats())),
+        net.jqwik.api.Tuple.of(2, Arbitraries.just(new GcRecords())));
   }
 
   /** An index below {@code n}: half the time 0 (no prefix, delimiter or marker), else any. */
@@ -294,6 +298,11 @@ public abstract class DifferentialProperties {
     } else if (op instanceof GcStats) {
       var st = s.gcQueueStats();
       return List.of(st.queued(), st.leased(), st.bytes());
+    } else if (op instanceof GcRecords) {
+      return Walks.gcQueue(s).stream()
+          .map(r -> List.of(r.kind(), r.bucket(), String.valueOf(r.key()),
+              String.valueOf(ids.normalize(r.versionId())), r.partNumber(), r.size(), r.dataLocations()))
+          .map(Object::toString).sorted().toList();
     }
     throw new IllegalArgumentException("unknown op " + op);
   }
