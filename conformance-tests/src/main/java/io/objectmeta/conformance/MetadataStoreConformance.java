@@ -147,4 +147,7 @@ public abstract class MetadataStoreConformance {
   @Nested
   @DisplayName("concurrency")
   class Concurrency extends Scenarios implements ConcurrencyContract {}
+  @Nested
+  @DisplayName("S3 errors and defaults")
+  class Errors extends Scenarios implements ErrorContract {}
 }
