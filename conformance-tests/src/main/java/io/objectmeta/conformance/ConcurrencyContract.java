@@ -351,7 +351,8 @@ public interface ConcurrencyContract extends StoreScenario {
     Collection<String> claimed = new ConcurrentLinkedQueue<>();
     race(t -> () -> {
       GarbageClaim c;
-      while (!(c = store().claimGarbage(7, Duration.ZERO, Duration.ofMinutes(5))).isEmpty()) {
+      for (int round = 0; round < 1000
+          && !(c = store().claimGarbage(7, Duration.ZERO, Duration.ofMinutes(5))).isEmpty(); round++) {
         c.records().forEach(r -> claimed.add(r.id()));
         if (t % 2 == 0) {
           store().acknowledgeGarbage(c.claimId(), c.records().stream().map(GarbageRecord::id).toList());
@@ -406,5 +407,91 @@ public interface ConcurrencyContract extends StoreScenario {
     });
     int puts = outcomes.size();
     assertThat(acknowledged.size() + gcQueue(b).size() + versions(b).size()).isEqualTo(puts);
+  }
+  @Test
+  default void racingPutsAndRemovalsOfTheLatestPromoteConsistently() {
+    String b = newBucket(VersioningState.ENABLED);
+    put(b, "hot", "seed");
+    List<Outcome> outcomes = race(t -> () -> {
+      List<Outcome> out = new ArrayList<>();
+      for (int i = 0; i < OPS_PER_THREAD / 2; i++) {
+        if (t % 2 == 0) {
+          String name = "t" + t + "-" + i;
+          ObjectVersion v = store().putObject(b, "hot", Sample.object(name, 1));
+          out.add(new Outcome("put", name, "hot", v.versionId(), false, null));
+        } else {
+          try {
+            String latest = store().getObject(b, "hot").versionId();
+            var d = store().deleteObjectVersion(b, "hot", latest);
+            out.add(new Outcome("deleteVersion", null, "hot", d.versionId(), false, null));
+          } catch (NoSuchKeyException | NoSuchVersionException e) {
+            out.add(new Outcome("deleteVersion", null, "hot", null, false, e));
+          }
+        }
+      }
+      return out;
+    });
+    Set<String> removed = new HashSet<>();
+    for (Outcome o : outcomes) {
+      if (o.op().equals("deleteVersion") && o.ok()) {
+        assertThat(removed.add(o.versionId())).as("version %s removed twice", o.versionId()).isTrue();
+      }
+    }
+    List<String> gcIds = gcQueue(b).stream().map(GarbageRecord::versionId).toList();
+    assertThat(gcIds).as("exactly the removed versions are queued").containsExactlyInAnyOrderElementsOf(removed);
+    long puts = outcomes.stream().filter(o -> o.op().equals("put")).count();
+    assertThat(versionsOf(b, "hot")).hasSize((int) (puts + 1 - removed.size()));
+    assertThat(versionIdsOf(b, "hot")).doesNotContainAnyElementsOf(removed);
+    assertLatestIsTheNewest(b, "hot");
+    assertUsageAgreesWithARecount(b);
+  }
+
+  @Test
+  default void racingPartsWithOneNumberKeepOneAndQueueTheRest() {
+    String b = newBucket();
+    if (!store().capabilities().contains(io.objectmeta.api.Capability.MULTIPART_UPLOADS)) {
+      requireCapability(io.objectmeta.api.Capability.MULTIPART_UPLOADS,
+          () -> store().initiateMultipartUpload(b, "mp", Sample.object("mp")));
+    }
+    var u = store().initiateMultipartUpload(b, "mp", Sample.object("mp", 0));
+    race(t -> () -> {
+      for (int i = 0; i < 10; i++) {
+        store().putPart(b, "mp", u.uploadId(), Sample.part(1, "t" + t + "-" + i, 1));
+      }
+      return List.of();
+    });
+    var parts = store().listParts(io.objectmeta.api.listing.ListPartsRequest.of(b, "mp", u.uploadId())).parts();
+    assertThat(parts).hasSize(1);
+    List<String> all = new ArrayList<>();
+    all.add(parts.get(0).dataLocations().get(0).key());
+    gcQueue(b).forEach(r -> all.add(r.dataLocations().get(0).key()));
+    assertThat(all).hasSize(THREADS * 10).doesNotHaveDuplicates();
+    assertThat(store().bucketUsage(b).partBytes()).isEqualTo(1);
+  }
+
+  @Test
+  default void aBucketDeleteRacingPutsNeverLosesAWrite() {
+    for (int round = 0; round < 10; round++) {
+      String b = newBucket();
+      List<Outcome> outcomes = race(t -> () -> {
+        try {
+          if (t == 0) {
+            store().deleteBucket(b);
+            return List.of(new Outcome("deleteBucket", null, null, null, false, null));
+          }
+          store().putObject(b, "k" + t, Sample.object("t" + t));
+          return List.of(new Outcome("put", "t" + t, "k" + t, "null", false, null));
+        } catch (MetadataException e) {
+          return List.of(new Outcome(t == 0 ? "deleteBucket" : "put", null, null, null, false, e));
+        }
+      });
+      boolean deleted = outcomes.stream().anyMatch(o -> o.op().equals("deleteBucket") && o.ok());
+      long puts = outcomes.stream().filter(o -> o.op().equals("put") && o.ok()).count();
+      if (deleted) {
+        assertThat(puts).as("a put that succeeded must have kept the bucket from being deleted").isZero();
+      } else {
+        assertThat(currentKeys(b)).hasSize((int) puts);
+      }
+    }
   }
 }

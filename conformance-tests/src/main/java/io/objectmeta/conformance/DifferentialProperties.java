@@ -29,6 +29,7 @@ import java.util.function.Supplier;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -93,9 +94,12 @@ public abstract class DifferentialProperties {
 
   public record GcStats() implements Op {}
 
+  /** The whole GC queue, compared as a sorted list of normalized records. */
+  public record GcRecords() implements Op {}
+
   // ---------------------------------------------------------------------------------- property
 
-  @Property(tries = 150, maxDiscardRatio = 1)
+  @Property(tries = 200, edgeCases = EdgeCasesMode.NONE)
   public void everyAnswerMatchesTheReferenceStore(@ForAll("programs") List<Op> program) {
     MetadataStore subject = fixture().open();
     MetadataStore reference = new MemoryMetadataStore();
@@ -120,26 +124,34 @@ public abstract class DifferentialProperties {
 
   @Provide
   Arbitrary<List<Op>> programs() {
-    return op().list().ofMaxSize(40);
+    return op().list().ofMinSize(8).ofMaxSize(40)
+        .withSizeDistribution(net.jqwik.api.RandomDistribution.uniform());
   }
 
   Arbitrary<Op> op() {
-    Arbitrary<Integer> bucket = Arbitraries.integers().between(0, BUCKETS.size() - 1);
+    // Most steps hit the first bucket, so that its keys pile up and listings get truncated.
+    Arbitrary<Integer> bucket = Arbitraries.frequency(
+        net.jqwik.api.Tuple.of(6, 0), net.jqwik.api.Tuple.of(3, 1), net.jqwik.api.Tuple.of(1, 2));
     Arbitrary<Integer> key = Arbitraries.integers().between(0, KEYS.size() - 1);
     Arbitrary<Integer> ref = Arbitraries.integers().between(0, 12);
-    Arbitrary<Integer> prefix = Arbitraries.integers().between(0, PREFIXES.size() - 1);
-    Arbitrary<Integer> delimiter = Arbitraries.integers().between(0, DELIMITERS.size() - 1);
-    Arbitrary<Integer> marker = Arbitraries.integers().between(0, MARKERS.size() - 1);
-    Arbitrary<Integer> maxKeys = Arbitraries.integers().between(0, MAX_KEYS.size() - 1);
+    Arbitrary<Integer> prefix = mostlyFirst(PREFIXES.size());
+    Arbitrary<Integer> delimiter = mostlyFirst(DELIMITERS.size());
+    Arbitrary<Integer> marker = mostlyFirst(MARKERS.size());
+    Arbitrary<Integer> maxKeys = Arbitraries.frequency(net.jqwik.api.Tuple.of(1, 0),
+        net.jqwik.api.Tuple.of(3, 1), net.jqwik.api.Tuple.of(3, 2), net.jqwik.api.Tuple.of(2, 3),
+        net.jqwik.api.Tuple.of(2, 4));
     Arbitrary<Op> put = Combinators.combine(bucket, key, Arbitraries.integers().between(0, 3),
-        Arbitraries.longs().between(0, 100), Arbitraries.of(Cond.class), ref).as(Put::new);
+        Arbitraries.longs().between(0, 100),
+        Arbitraries.frequency(net.jqwik.api.Tuple.of(7, Cond.NONE), net.jqwik.api.Tuple.of(1, Cond.CREATE_ONLY),
+            net.jqwik.api.Tuple.of(1, Cond.IF_MATCH_ETAG), net.jqwik.api.Tuple.of(1, Cond.IF_MATCH_VERSION)),
+        ref).as(Put::new);
     return Arbitraries.frequencyOf(
         net.jqwik.api.Tuple.of(2, bucket.map(CreateBucket::new)),
         net.jqwik.api.Tuple.of(1, bucket.map(DeleteBucket::new)),
         net.jqwik.api.Tuple.of(4, Combinators.combine(bucket, Arbitraries.of(VersioningState.class)).as(SetVersioning::new)),
         net.jqwik.api.Tuple.of(20, put),
-        net.jqwik.api.Tuple.of(7, Combinators.combine(bucket, key).as(Delete::new)),
-        net.jqwik.api.Tuple.of(6, Combinators.combine(bucket, key, ref).as(DeleteVersion::new)),
+        net.jqwik.api.Tuple.of(5, Combinators.combine(bucket, key).as(Delete::new)),
+        net.jqwik.api.Tuple.of(4, Combinators.combine(bucket, key, ref).as(DeleteVersion::new)),
         net.jqwik.api.Tuple.of(4, Combinators.combine(bucket, key).as(Get::new)),
         net.jqwik.api.Tuple.of(4, Combinators.combine(bucket, key, ref).as(GetVersion::new)),
         net.jqwik.api.Tuple.of(3, Combinators.combine(bucket, key, Arbitraries.integers().between(-1, 12),
@@ -149,7 +161,13 @@ public abstract class DifferentialProperties {
         net.jqwik.api.Tuple.of(6, Combinators.combine(bucket, prefix, delimiter, marker,
             Arbitraries.integers().between(-1, 12), maxKeys).as(ListVersions::new)),
         net.jqwik.api.Tuple.of(3, bucket.map(BucketUsage::new)),
-        net.jqwik.api.Tuple.of(1, Arbitraries.just(new GcStats())));
+        net.jqwik.api.Tuple.of(1, Arbitraries.just(new GcStats())),
+        net.jqwik.api.Tuple.of(2, Arbitraries.just(new GcRecords())));
+  }
+
+  /** An index below {@code n}: half the time 0 (no prefix, delimiter or marker), else any. */
+  static Arbitrary<Integer> mostlyFirst(int n) {
+    return Arbitraries.oneOf(Arbitraries.just(0), Arbitraries.integers().between(0, n - 1));
   }
 
   // ----------------------------------------------------------------------------------- answers
@@ -280,6 +298,11 @@ public abstract class DifferentialProperties {
     } else if (op instanceof GcStats) {
       var st = s.gcQueueStats();
       return List.of(st.queued(), st.leased(), st.bytes());
+    } else if (op instanceof GcRecords) {
+      return Walks.gcQueue(s).stream()
+          .map(r -> List.of(r.kind(), r.bucket(), String.valueOf(r.key()),
+              String.valueOf(ids.normalize(r.versionId())), r.partNumber(), r.size(), r.dataLocations()))
+          .map(Object::toString).sorted().toList();
     }
     throw new IllegalArgumentException("unknown op " + op);
   }

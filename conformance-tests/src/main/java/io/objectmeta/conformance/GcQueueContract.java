@@ -226,4 +226,52 @@ public interface GcQueueContract extends StoreScenario {
       assertThat(r.partNumber()).isZero();
     });
   }
+  @Test
+  default void statsFollowAcknowledgements() {
+    queue(3);
+    List<GarbageRecord> all = gcQueue();
+    GarbageClaim c = store().claimGarbage(1, NO_GRACE, LONG_LEASE);
+    assertThat(store().gcQueueStats().leased()).isEqualTo(1);
+    store().acknowledgeGarbage(c.claimId(), ids(c));
+    GcQueueStats s = store().gcQueueStats();
+    assertThat(s.queued()).isEqualTo(2);
+    assertThat(s.leased()).isZero();
+    assertThat(s.bytes()).isEqualTo(5);
+    assertThat(s.oldest()).isEqualTo(all.get(1).deletedAt());
+  }
+
+  @Test
+  default void deleteMarkersNeverReachTheQueue() {
+    String b = newBucket(VersioningState.ENABLED);
+    String m1 = store().deleteObject(b, "k").versionId();
+    store().deleteObject(b, "k");
+    store().deleteObjectVersion(b, "k", m1);
+    setVersioning(b, VersioningState.SUSPENDED);
+    store().deleteObject(b, "k");
+    store().deleteObject(b, "k");
+    store().deleteObjectVersion(b, "k", "null");
+    assertThat(gcQueue(b)).isEmpty();
+    assertThat(store().gcQueueStats().queued()).isZero();
+  }
+
+  @Test
+  default void theQueueHoldsEveryKindOfRecordWithItsData() {
+    String b = newBucket();
+    put(b, "obj", "o1", 4);
+    put(b, "obj", "o2", 5);
+    store().deleteObject(b, "obj");
+    if (store().capabilities().contains(io.objectmeta.api.Capability.MULTIPART_UPLOADS)) {
+      var u = store().initiateMultipartUpload(b, "mp", Sample.object("mp", 0));
+      store().putPart(b, "mp", u.uploadId(), Sample.part(1, "part", 6));
+      store().abortMultipartUpload(b, "mp", u.uploadId());
+    }
+    store().deleteBucket(b);
+    List<GarbageRecord> records = gcQueue(b);
+    assertThat(records).filteredOn(r -> r.kind() == GarbageRecord.Kind.OBJECT_VERSION)
+        .extracting(GarbageRecord::size, r -> r.dataLocations().get(0).key())
+        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(4L, "data/o1"),
+            org.assertj.core.groups.Tuple.tuple(5L, "data/o2"));
+    assertThat(records).filteredOn(r -> r.kind() == GarbageRecord.Kind.BUCKET).hasSize(1);
+    assertThat(store().gcQueueStats().bytes()).isEqualTo(records.stream().mapToLong(GarbageRecord::size).sum());
+  }
 }

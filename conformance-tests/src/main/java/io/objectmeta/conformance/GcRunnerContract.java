@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** The shared GC runner over this store's queue: what it frees, releases and leaves queued. */
+@org.junit.jupiter.api.Timeout(60)
 public interface GcRunnerContract extends StoreScenario {
 
   default void queue(int n) {
@@ -103,7 +104,8 @@ public interface GcRunnerContract extends StoreScenario {
   @Test
   default void theRunnerRespectsTheGracePeriod() {
     queue(3);
-    GcRunner.Progress p = runner(batch -> Set.of()).gracePeriod(Duration.ofHours(1)).build().run();
+    GcRunner.Progress p = runner(batch -> Set.of()).gracePeriod(Duration.ofHours(1)).maxRecords(3)
+        .build().run();
     assertThat(p.claimed()).isZero();
     assertThat(store().gcQueueStats().queued()).isEqualTo(3);
   }

@@ -231,4 +231,34 @@ public interface KeyContract extends StoreScenario {
     assertRefusedAndUnchanged(InvalidArgumentException.class,
         () -> store().listObjectsV2(ListObjectsV2Request.of(b).withDelimiter("\uDE00")));
   }
+  @Test
+  default void aCommonPrefixEndingInTheLastCodePointIsSkippedWhole() {
+    String top = "\uDBFF\uDFFF";
+    String b = newBucket();
+    put(b, "a" + top + "x", "1");
+    put(b, "a" + top + "y", "2");
+    put(b, "a" + top, "3");
+    put(b, "b", "4");
+    ListObjectsResult r = store().listObjects(ListObjectsRequest.of(b).withDelimiter(top));
+    assertThat(r.commonPrefixes()).containsExactly("a" + top);
+    assertThat(r.contents()).extracting(ObjectVersion::key).containsExactly("b");
+    ListObjectsResult paged = store().listObjects(ListObjectsRequest.of(b).withDelimiter(top).withMaxKeys(1));
+    assertThat(paged.nextMarker()).isEqualTo("a" + top);
+    ListObjectsResult next = store().listObjects(ListObjectsRequest.of(b).withDelimiter(top)
+        .withMarker(paged.nextMarker()));
+    assertThat(next.commonPrefixes()).isEmpty();
+    assertThat(next.contents()).extracting(ObjectVersion::key).containsExactly("b");
+  }
+
+  @Test
+  default void aKeyThatIsTheCommonPrefixItselfRollsUp() {
+    String b = newBucket();
+    put(b, "dir/", "marker-object");
+    put(b, "dir/file", "f");
+    ListObjectsResult r = store().listObjects(ListObjectsRequest.of(b).withDelimiter("/"));
+    assertThat(r.commonPrefixes()).containsExactly("dir/");
+    assertThat(r.contents()).isEmpty();
+    ListObjectsResult inside = store().listObjects(ListObjectsRequest.of(b).withPrefix("dir/").withDelimiter("/"));
+    assertThat(inside.contents()).extracting(ObjectVersion::key).containsExactly("dir/", "dir/file");
+  }
 }

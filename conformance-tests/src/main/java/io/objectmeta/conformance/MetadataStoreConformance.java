@@ -11,6 +11,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The conformance suite: every rule of the {@link MetadataStore} contract, checked through the
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * {@link ListObjectsContract}, ...); the nested classes below run them all over a fresh store per
  * test, so that one subclass runs everything.
  */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
 public abstract class MetadataStoreConformance {
 
   private ConformanceFixture fixture;
@@ -144,4 +147,7 @@ public abstract class MetadataStoreConformance {
   @Nested
   @DisplayName("concurrency")
   class Concurrency extends Scenarios implements ConcurrencyContract {}
+  @Nested
+  @DisplayName("S3 errors and defaults")
+  class Errors extends Scenarios implements ErrorContract {}
 }

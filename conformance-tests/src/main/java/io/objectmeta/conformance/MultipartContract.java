@@ -343,4 +343,62 @@ public interface MultipartContract extends StoreScenario {
     assertThat(usage.currentObjects()).isEqualTo(1);
     assertThat(usage.currentBytes()).isEqualTo(5);
   }
+  @Test
+  default void aReplacedPartCountsOnlyOnceInUsage() {
+    String b = newBucket();
+    MultipartUpload u = initiate(b, "k");
+    putPart(b, "k", u, 1, "old", 10);
+    putPart(b, "k", u, 1, "new", 4);
+    assertThat(store().bucketUsage(b).partBytes()).isEqualTo(4);
+  }
+
+  @Test
+  default void abortingAnUploadUncountsItsParts() {
+    String b = newBucket();
+    MultipartUpload u = initiate(b, "k");
+    putPart(b, "k", u, 1, "p1", 10);
+    store().abortMultipartUpload(b, "k", u.uploadId());
+    assertThat(store().bucketUsage(b)).isEqualTo(io.objectmeta.api.model.Usage.ZERO);
+  }
+
+  @Test
+  default void deletingABucketWithAnUploadTakesItOutOfTheStoreUsage() {
+    io.objectmeta.api.model.StoreUsage before = store().usage();
+    String b = newBucket();
+    MultipartUpload u = initiate(b, "k");
+    putPart(b, "k", u, 1, "p1", 10);
+    store().deleteBucket(b);
+    assertThat(store().usage()).isEqualTo(before);
+  }
+
+  @Test
+  default void listPartsWithMaxZeroIsEmptyAndNotTruncated() {
+    String b = newBucket();
+    MultipartUpload u = initiate(b, "k");
+    putPart(b, "k", u, 1, "p1", 1);
+    ListPartsResult r = store().listParts(ListPartsRequest.of(b, "k", u.uploadId()).withMaxParts(0));
+    assertThat(r.parts()).isEmpty();
+    assertThat(r.truncated()).isFalse();
+  }
+
+  @Test
+  default void anUploadIsNotAVersionAndDoesNotKeepABucketFromBeingEmpty() {
+    String b = newBucket();
+    initiate(b, "k");
+    assertThat(versions(b)).isEmpty();
+    store().deleteBucket(b);
+  }
+
+  @Test
+  default void completingInASuspendedBucketReplacesTheNullVersion() {
+    String b = newBucket(VersioningState.SUSPENDED);
+    put(b, "k", "n1", 8);
+    MultipartUpload u = initiate(b, "k");
+    putPart(b, "k", u, 1, "p1", 5);
+    ObjectVersion v = store().completeMultipartUpload(b, "k", u.uploadId(),
+        List.of(new CompletedPart(1, Sample.md5Hex("p1"))));
+    assertThat(v.versionId()).isEqualTo("null");
+    assertThat(versionsOf(b, "k")).hasSize(1);
+    assertThat(gcQueue(b)).singleElement().satisfies(r -> assertThat(r.size()).isEqualTo(8));
+  }
 }

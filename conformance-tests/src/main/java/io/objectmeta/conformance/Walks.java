@@ -59,19 +59,25 @@ public final class Walks {
     List<GarbageRecord> all = new ArrayList<>();
     List<GarbageClaim> claims = new ArrayList<>();
     try {
-      while (true) {
+      java.util.Set<String> seen = new java.util.HashSet<>();
+      for (int i = 0; i < 1000; i++) {
         GarbageClaim c = store.claimGarbage(10_000, Duration.ZERO, Duration.ofMinutes(1));
         if (c.isEmpty()) {
-          break;
+          return all;
         }
         claims.add(c);
-        all.addAll(c.records());
+        for (GarbageRecord r : c.records()) {
+          if (!seen.add(r.id())) {
+            throw new AssertionError("GC record " + r.id() + " claimed twice while its lease lives");
+          }
+          all.add(r);
+        }
       }
+      throw new AssertionError("the GC queue never runs out of claimable records");
     } finally {
       for (GarbageClaim c : claims) {
         store.releaseGarbage(c.claimId(), c.records().stream().map(GarbageRecord::id).toList());
       }
     }
-    return all;
   }
 }

@@ -328,6 +328,10 @@ public abstract class AbstractMetadataStore implements MetadataStore {
           + Validation.MAX_PART_NUMBER + ", got " + r.partNumberMarker());
     }
     Validation.maxKeys("maxParts", r.maxParts());
+    if (r.maxParts() == 0) {
+      doListParts(r.bucket(), r.key(), r.uploadId(), r.partNumberMarker(), 1); // NoSuchUpload still
+      return new ListPartsResult(List.of(), false, 0);
+    }
     List<Part> got = doListParts(r.bucket(), r.key(), r.uploadId(), r.partNumberMarker(),
         r.maxParts() + 1);
     boolean truncated = got.size() > r.maxParts();
