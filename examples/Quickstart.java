@@ -25,24 +25,28 @@ public class Quickstart {
     String uri = args.length > 0 ? args[0] : "memory:";
     try (MetadataStore store = MetadataStores.open(uri)) {
       long t0 = System.nanoTime();
-      store.createBucket("photos", "alice", null);
-      store.updateBucket("photos", BucketUpdate.versioning(VersioningState.ENABLED));
+      // Fresh bucket names per run: a persistent store keeps the buckets of earlier runs.
+      String run = Long.toString(System.currentTimeMillis(), 36);
+      String photos = "photos-" + run;
+      String scratch = "scratch-" + run;
+      store.createBucket(photos, "alice", null);
+      store.updateBucket(photos, BucketUpdate.versioning(VersioningState.ENABLED));
       for (int i = 0; i < 3000; i++) {
-        store.putObject("photos", String.format("2026/%02d/img-%04d.jpg", i % 12 + 1, i), meta(i));
+        store.putObject(photos, String.format("2026/%02d/img-%04d.jpg", i % 12 + 1, i), meta(i));
       }
       Instant beforeChanges = Instant.now();
       Thread.sleep(2);
       for (int i = 0; i < 3000; i += 3) {
-        store.putObject("photos", String.format("2026/%02d/img-%04d.jpg", i % 12 + 1, i), meta(i + 1));
+        store.putObject(photos, String.format("2026/%02d/img-%04d.jpg", i % 12 + 1, i), meta(i + 1));
       }
       for (int i = 1; i < 3000; i += 5) {
-        store.deleteObject("photos", String.format("2026/%02d/img-%04d.jpg", i % 12 + 1, i));
+        store.deleteObject(photos, String.format("2026/%02d/img-%04d.jpg", i % 12 + 1, i));
       }
       System.out.printf("wrote 3000 objects, 1000 new versions, 600 delete markers in %d ms%n",
           (System.nanoTime() - t0) / 1_000_000);
 
       ListObjectsV2Result months = store.listObjectsV2(
-          ListObjectsV2Request.of("photos").withPrefix("2026/").withDelimiter("/"));
+          ListObjectsV2Request.of(photos).withPrefix("2026/").withDelimiter("/"));
       System.out.println("months: " + months.commonPrefixes());
 
       int pages = 0;
@@ -50,25 +54,25 @@ public class Quickstart {
       String token = null;
       do {
         ListObjectsV2Result page = store.listObjectsV2(
-            ListObjectsV2Request.of("photos").withMaxKeys(500).withContinuationToken(token));
+            ListObjectsV2Request.of(photos).withMaxKeys(500).withContinuationToken(token));
         pages++;
         objects += page.contents().size();
         token = page.nextContinuationToken();
       } while (token != null);
       System.out.printf("current objects: %d in %d pages of up to 500%n", objects, pages);
 
-      int asOf = store.listObjectsV2(ListObjectsV2Request.of("photos").withAsOf(beforeChanges)).keyCount();
+      int asOf = store.listObjectsV2(ListObjectsV2Request.of(photos).withAsOf(beforeChanges)).keyCount();
       System.out.println("objects as of before the deletes (first page): " + asOf);
 
       List<ObjectVersion> history = store.listObjectVersions(
-          ListVersionsRequest.of("photos").withPrefix("2026/01/img-0000.jpg")).versions();
+          ListVersionsRequest.of(photos).withPrefix("2026/01/img-0000.jpg")).versions();
       System.out.println("history of 2026/01/img-0000.jpg: " + history.stream()
           .map(v -> v.versionId() + (v.latest() ? " (latest)" : "")).collect(Collectors.joining(", ")));
 
       // Unversioned overwrites queue the old record's data for GC.
-      store.createBucket("scratch", "alice", null);
+      store.createBucket(scratch, "alice", null);
       for (int i = 0; i < 500; i++) {
-        store.putObject("scratch", "tmp", meta(i));
+        store.putObject(scratch, "tmp", meta(i));
       }
       System.out.println("GC queue: " + store.gcQueueStats());
       GcRunner.Progress p = GcRunner.builder(store, batch -> batch.stream()
