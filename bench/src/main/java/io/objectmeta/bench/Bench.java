@@ -33,6 +33,12 @@ import java.util.function.IntFunction;
 public final class Bench {
   private final BenchConfig c;
   private final PrintStream log;
+  private final Map<String, String> statements = new java.util.LinkedHashMap<>();
+
+  /** Statements the database received per operation in the last measured run, by workload side. */
+  public Map<String, String> statements() {
+    return statements;
+  }
 
   public Bench(BenchConfig config, PrintStream log) {
     this.c = config;
@@ -375,8 +381,10 @@ public final class Bench {
     double[] b = new double[c.runs()];
     double[] r = raw == null ? null : new double[c.runs()];
     for (int it = 0; it < n; it++) {
-      double bs = once(backend, it);
-      double rs = raw == null ? Double.NaN : once(raw, it);
+      boolean last = it == n - 1;
+      double bs = once(t, last ? t.name() + " " + w : null, backend, it);
+      double rs = raw == null ? Double.NaN
+          : once(t, last ? t.name() + " " + w + " baseline" : null, raw, it);
       if (it >= c.warmups()) {
         b[it - c.warmups()] = bs;
         if (r != null) {
@@ -389,11 +397,19 @@ public final class Bench {
     return Result.of(t.name(), w, b, r, note);
   }
 
-  private static double once(Phase p, int it) throws Exception {
+  private double once(BenchTarget t, String countAs, Phase p, int it) throws Exception {
     p.prepare(it);
+    boolean counting = countAs != null && t.resetStatementCounts();
     long t0 = System.nanoTime();
     long ops = p.run(it);
-    return ops / ((System.nanoTime() - t0) / 1e9);
+    double rate = ops / ((System.nanoTime() - t0) / 1e9);
+    if (counting) {
+      String s = t.statementCounts(ops);
+      if (s != null) {
+        statements.put(countAs, s);
+      }
+    }
+    return rate;
   }
 
   private static Result withNote(Result r, String note) {

@@ -54,6 +54,19 @@ public interface BenchTarget extends AutoCloseable {
     }).batchSize(10_000).gracePeriod(Duration.ZERO).build().run();
   }
 
+  /**
+   * Starts counting the statements the database receives (pg_stat_statements and the like);
+   * false when the target cannot.
+   */
+  default boolean resetStatementCounts() {
+    return false;
+  }
+
+  /** Statements received since the reset, with calls per operation, one per line (or null). */
+  default String statementCounts(long ops) {
+    return null;
+  }
+
   @Override
   default void close() {}
 }

@@ -24,14 +24,25 @@ public final class Main {
     }
     List<Result> all = new ArrayList<>();
     List<String> described = new ArrayList<>();
+    java.util.Map<String, String> statements = new java.util.LinkedHashMap<>();
     long start = System.nanoTime();
     for (String name : c.targets()) {
       try (BenchTarget t = target(name.trim(), c)) {
-        all.addAll(new Bench(c, System.out).run(t));
+        Bench bench = new Bench(c, System.out);
+        all.addAll(bench.run(t));
+        statements.putAll(bench.statements());
         described.add(t.name() + ": " + t.describe());
       }
     }
     String md = markdown(c, all, described, (System.nanoTime() - start) / 1e9);
+    if (!statements.isEmpty()) {
+      StringBuilder b = new StringBuilder(md);
+      b.append("\nStatements the server received per operation in the last measured run"
+          + " (pg_stat_statements; the 12 most called):\n");
+      statements.forEach((k, v) -> b.append("\n").append(k).append(":\n```\n").append(v)
+          .append("```\n"));
+      md = b.toString();
+    }
     System.out.println();
     System.out.println(md);
     if (!c.markdown().isBlank()) {

@@ -28,6 +28,7 @@ public final class PostgresTarget implements BenchTarget {
   private final EmbeddedPostgres embedded;
   private final int gcBatch;
   private String version = "";
+  private Connection stats;
 
   private PostgresTarget(String url, EmbeddedPostgres embedded, int gcBatch) {
     this.url = url;
@@ -43,6 +44,8 @@ public final class PostgresTarget implements BenchTarget {
     try {
       EmbeddedPostgres pg = EmbeddedPostgres.builder()
           .setServerConfig("max_connections", "100")
+          .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+          .setServerConfig("pg_stat_statements.max", "1000")
           .start();
       return new PostgresTarget("postgres://postgres@localhost:" + pg.getPort() + "/postgres", pg,
           c.gcBatch());
@@ -73,6 +76,17 @@ public final class PostgresTarget implements BenchTarget {
       version = "PostgreSQL " + rs.getString(1);
     } catch (SQLException e) {
       throw new IllegalStateException(e);
+    }
+    try {
+      if (stats == null) {
+        stats = connect(s);
+        try (Statement st = stats.createStatement()) {
+          st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+          st.executeQuery("SELECT count(*) FROM pg_stat_statements").close();
+        }
+      }
+    } catch (SQLException e) {
+      stats = null; // not preloaded on this server: no statement counts
     }
     return s;
   }
@@ -133,7 +147,48 @@ public final class PostgresTarget implements BenchTarget {
   }
 
   @Override
+  public boolean resetStatementCounts() {
+    if (stats == null) {
+      return false;
+    }
+    try (Statement st = stats.createStatement()) {
+      st.executeQuery("SELECT pg_stat_statements_reset()").close();
+      return true;
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public String statementCounts(long ops) {
+    if (stats == null) {
+      return null;
+    }
+    StringBuilder b = new StringBuilder();
+    try (Statement st = stats.createStatement(); ResultSet rs = st.executeQuery("SELECT calls,"
+        + " total_exec_time, regexp_replace(query, '\\s+', ' ', 'g') FROM pg_stat_statements"
+        + " WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC, query LIMIT 12")) {
+      while (rs.next()) {
+        String q = rs.getString(3).replaceAll("bench_[0-9]+_[0-9]+\\.", "");
+        b.append(String.format(java.util.Locale.ROOT, "%8.2f calls/op  %7.3f ms/call  %s%n",
+            rs.getLong(1) / (double) ops, rs.getDouble(2) / Math.max(1, rs.getLong(1)),
+            q.length() > 150 ? q.substring(0, 150) + "…" : q));
+      }
+    } catch (SQLException e) {
+      return "statement counts unavailable: " + e.getMessage();
+    }
+    return b.toString();
+  }
+
+  @Override
   public void close() {
+    if (stats != null) {
+      try {
+        stats.close();
+      } catch (SQLException ignored) {
+        // ending
+      }
+    }
     if (embedded != null) {
       try {
         embedded.close();
