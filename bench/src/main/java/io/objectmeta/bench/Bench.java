@@ -322,14 +322,15 @@ public final class Bench {
   }
 
   private static String note(int keys, double[] w) {
-    return String.format(Locale.ROOT, "%d keys, %d pages in %.2f s; peak used heap above the"
-        + " start (pool peaks, GC every %d pages) %.1f MiB", keys, (long) w[1], w[2], (long) w[4],
-        w[3]);
+    return String.format(Locale.ROOT, "%d keys, %d pages in %.2f s (forced GCs included); peak"
+        + " used heap above the start, GC every %d pages (sum of heap pools' peaks): %.1f MiB",
+        keys, (long) w[1], w[2], (long) w[4], w[3]);
   }
 
   /**
    * Walks every page of a bucket, a forced GC every few pages. Returns: the largest heap
-   * retained above the start after a GC (MiB), pages, seconds, peak used heap above the start
+   * retained above the start after a GC (KiB; negative when the heap after every GC was below
+   * the start), pages, seconds, peak used heap above the start
    * by the memory pools' peak counters (MiB), and the GC interval in pages.
    */
   static double[] walk(MetadataStore store, String bucket) {
@@ -343,7 +344,7 @@ public final class Bench {
     System.gc();
     long base = used();
     heap.forEach(MemoryPoolMXBean::resetPeakUsage);
-    long retained = 0;
+    long retained = Long.MIN_VALUE;
     long pages = 0;
     long start = System.nanoTime();
     String token = null;
@@ -365,8 +366,7 @@ public final class Bench {
     for (MemoryPoolMXBean p : heap) {
       peak += p.getPeakUsage().getUsed();
     }
-    return new double[] {Math.max(0, retained) / 1048576.0, pages, secs,
-        Math.max(0, peak - base) / 1048576.0, gcEvery};
+    return new double[] {retained / 1024.0, pages, secs, (peak - base) / 1048576.0, gcEvery};
   }
 
   private static long used() {

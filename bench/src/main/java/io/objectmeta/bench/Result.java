@@ -10,7 +10,8 @@ public record Result(String target, Workload workload, double median, double min
     double baselineMedian, double baselineMin, double baselineMax, String note) {
 
   public double ratio() {
-    return Double.isNaN(baselineMedian) || baselineMedian == 0 ? Double.NaN
+    return Double.isNaN(baselineMedian) || baselineMedian <= 0 || workload == Workload.WALK_BIG
+        ? Double.NaN
         : median / baselineMedian;
   }
 

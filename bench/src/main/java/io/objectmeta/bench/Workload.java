@@ -13,7 +13,7 @@ public enum Workload {
   LIST_CLEAN("list first page of 1000, clean bucket", "pages/s"),
   LIST_AFTER_MARKERS("list first page of 1000, bucket with delete-marked keys", "pages/s"),
   GC_DRAIN("GC drain (claim + acknowledge)", "records/s"),
-  WALK_SMALL("walk every page, small bucket: retained heap", "MiB"),
+  WALK_SMALL("walk every page, small bucket: retained heap", "KiB"),
   WALK_BIG("walk every page, big bucket: retained heap", "MiB");
 
   public final String label;
