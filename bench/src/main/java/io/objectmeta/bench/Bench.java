@@ -380,36 +380,50 @@ public final class Bench {
     int n = c.warmups() + c.runs();
     double[] b = new double[c.runs()];
     double[] r = raw == null ? null : new double[c.runs()];
+    double[] bCpu = new double[c.runs()];
+    double[] rCpu = new double[c.runs()];
     for (int it = 0; it < n; it++) {
       boolean last = it == n - 1;
-      double bs = once(t, last ? t.name() + " " + w : null, backend, it);
-      double rs = raw == null ? Double.NaN
+      double[] bs = once(t, last ? t.name() + " " + w : null, backend, it);
+      double[] rs = raw == null ? new double[] {Double.NaN, Double.NaN}
           : once(t, last ? t.name() + " " + w + " baseline" : null, raw, it);
       if (it >= c.warmups()) {
-        b[it - c.warmups()] = bs;
+        b[it - c.warmups()] = bs[0];
+        bCpu[it - c.warmups()] = bs[1];
+        rCpu[it - c.warmups()] = rs[1];
         if (r != null) {
-          r[it - c.warmups()] = rs;
+          r[it - c.warmups()] = rs[0];
         }
       }
       log.printf(Locale.ROOT, "  %-20s %s %d: %,12.1f %s%s%n", w, it < c.warmups() ? "warm-up" : "run",
-          it, bs, w.unit, raw == null ? "" : String.format(Locale.ROOT, "   baseline %,12.1f", rs));
+          it, bs[0], w.unit, raw == null ? "" : String.format(Locale.ROOT, "   baseline %,12.1f", rs[0]));
     }
-    return Result.of(t.name(), w, b, r, note);
+    String cpu = w == Workload.GC_DRAIN ? "" : String.format(Locale.ROOT,
+        "client CPU %.0f µs/op%s", Result.median(bCpu) / 1000, raw == null ? ""
+            : String.format(Locale.ROOT, " (baseline %.0f µs/op)", Result.median(rCpu) / 1000));
+    return Result.of(t.name(), w, b, r, note.isEmpty() ? cpu : note + "; " + cpu);
   }
 
-  private double once(BenchTarget t, String countAs, Phase p, int it) throws Exception {
+  /**
+   * One timed run: its rate, and the CPU time the calling thread spent per operation (the
+   * client's own cost; work on other threads, such as the GC runner's worker, is not in it).
+   */
+  private double[] once(BenchTarget t, String countAs, Phase p, int it) throws Exception {
     p.prepare(it);
     boolean counting = countAs != null && t.resetStatementCounts();
+    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long cpu0 = threads.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     long ops = p.run(it);
     double rate = ops / ((System.nanoTime() - t0) / 1e9);
+    double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / (double) Math.max(1, ops);
     if (counting) {
       String s = t.statementCounts(ops);
       if (s != null) {
         statements.put(countAs, s);
       }
     }
-    return rate;
+    return new double[] {rate, cpu};
   }
 
   private static Result withNote(Result r, String note) {
