@@ -170,8 +170,8 @@ public final class PostgresTarget implements BenchTarget {
         + " WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC, query LIMIT 12")) {
       while (rs.next()) {
         String q = rs.getString(3).replaceAll("bench_[0-9]+_[0-9]+\\.", "");
-        b.append(String.format(java.util.Locale.ROOT, "%8.2f calls/op  %7.3f ms/call  %s%n",
-            rs.getLong(1) / (double) ops, rs.getDouble(2) / Math.max(1, rs.getLong(1)),
+        b.append(String.format(java.util.Locale.ROOT, "%9.3f calls/op %7d calls %8.3f ms/call  %s%n",
+            rs.getLong(1) / (double) ops, rs.getLong(1), rs.getDouble(2) / Math.max(1, rs.getLong(1)),
             q.length() > 150 ? q.substring(0, 150) + "…" : q));
       }
     } catch (SQLException e) {
