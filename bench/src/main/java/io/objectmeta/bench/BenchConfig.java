@@ -1,0 +1,80 @@
+package io.objectmeta.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Sizes of a run. Each value comes from {@code --name=value}, else the system property
+ * {@code bench.name}, else the default ({@code --quick} switches to the small defaults).
+ *
+ * @param targets backends to run: {@code memory}, {@code postgres}
+ * @param ops operations per measured run of a point workload (put, get, delete)
+ * @param keys distinct keys the put and get workloads cycle over
+ * @param listOps page listings per measured run
+ * @param warmups warm-up runs before measuring (not reported)
+ * @param runs measured runs; the median and the spread (min..max) are reported
+ * @param markers delete-marked keys of the "list after markers" bucket
+ * @param visible visible keys interleaved with them (the page listed; at least 1000 for a full page)
+ * @param walkBig keys of the large bucket whose every page is walked (heap target); also the
+ *     bucket the flat and delimiter page listings read (100 prefixes)
+ * @param walkSmall keys of the small bucket walked for comparison
+ * @param gcRecords GC queue records drained per measured run
+ * @param gcBatch records per claim (backend) and per DELETE … RETURNING (baseline)
+ * @param loadThreads threads loading the listing buckets (setup only, not measured)
+ * @param pgUrl PostgreSQL base URL; empty: {@code OBJECTMETA_PG_URL}, else embedded PostgreSQL
+ * @param markdown file to write the result table to (empty: none)
+ */
+public record BenchConfig(List<String> targets, int ops, int keys, int listOps, int warmups,
+    int runs, int markers, int visible, int walkBig, int walkSmall, int gcRecords, int gcBatch,
+    int loadThreads, String pgUrl, String markdown, boolean quick) {
+
+  /** A tiny configuration for tests: a result row per workload in a few seconds. */
+  public static BenchConfig tiny(List<String> targets) {
+    return new BenchConfig(targets, 20, 10, 3, 0, 1, 200, 20, 300, 100, 50, 20, 2, "", "", true);
+  }
+
+  public static BenchConfig parse(String... args) {
+    Map<String, String> a = new TreeMap<>();
+    boolean quick = false;
+    for (String arg : args) {
+      if (arg.equals("--quick")) {
+        quick = true;
+      } else if (arg.equals("--help") || arg.equals("-h")) {
+        throw new IllegalArgumentException(usage());
+      } else if (arg.startsWith("--") && arg.contains("=")) {
+        a.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+      } else {
+        throw new IllegalArgumentException("unknown argument " + arg + "\n" + usage());
+      }
+    }
+    boolean q = quick;
+    class V {
+      int i(String name, int full, int small) {
+        String v = a.getOrDefault(name, System.getProperty("bench." + name));
+        return v == null ? (q ? small : full) : Integer.parseInt(v.replace("_", ""));
+      }
+
+      String s(String name, String dflt) {
+        return a.getOrDefault(name, System.getProperty("bench." + name, dflt));
+      }
+    }
+    V v = new V();
+    List<String> targets = new ArrayList<>(List.of(v.s("targets", "memory,postgres").split(",")));
+    return new BenchConfig(targets, v.i("ops", 2000, 300), v.i("keys", 1000, 100),
+        v.i("listOps", 50, 10), v.i("warmups", 2, 1), v.i("runs", 5, 3),
+        v.i("markers", 100_000, 10_000), v.i("visible", 1000, 1000),
+        v.i("walkBig", 100_000, 10_000), v.i("walkSmall", 10_000, 1_000),
+        v.i("gcRecords", 20_000, 2_000), v.i("gcBatch", 1000, 1000), v.i("loadThreads", 4, 4),
+        v.s("pgUrl", ""), v.s("markdown", ""), q);
+  }
+
+  static String usage() {
+    return "usage: java -jar objectmeta-bench.jar [--quick] [--targets=memory,postgres] [--ops=N]"
+        + " [--keys=N] [--listOps=N] [--warmups=N] [--runs=N] [--markers=N] [--visible=N]"
+        + " [--walkBig=N] [--walkSmall=N] [--gcRecords=N] [--gcBatch=N] [--loadThreads=N]"
+        + " [--pgUrl=postgres://user@host:port/db] [--markdown=FILE]\n"
+        + "(each also as -Dbench.NAME=VALUE; without pgUrl: $OBJECTMETA_PG_URL, else embedded PostgreSQL 17)";
+  }
+}

@@ -1,0 +1,72 @@
+package io.objectmeta.bench;
+
+import io.objectmeta.api.MetadataStore;
+import io.objectmeta.api.gc.GcRunner;
+import io.objectmeta.api.model.ObjectMetadata;
+import java.time.Duration;
+import java.util.HashSet;
+
+/**
+ * A backend the harness can measure: a name and how to open a fresh, empty store. That is all a
+ * backend must provide; a raw baseline and a fast way to fill the GC queue are optional.
+ */
+public interface BenchTarget extends AutoCloseable {
+
+  /** Short name, as in the result table. */
+  String name();
+
+  /** A fresh, empty store (its own schema, keyspace or instance). The caller closes it. */
+  MetadataStore openStore();
+
+  /** One line about what runs underneath (database version), for the report. */
+  default String describe() {
+    return name();
+  }
+
+  /**
+   * The raw baseline of this backend over the same database as {@code store}, or null when the
+   * backend has none. The caller closes it.
+   */
+  default Baseline baseline(MetadataStore store) {
+    return null;
+  }
+
+  /**
+   * Queues {@code n} GC records (older than any grace period the drain uses) for {@code bucket},
+   * an unversioned bucket. The default writes overwrites through the SPI (each queues one record).
+   */
+  default void fillGarbage(MetadataStore store, String bucket, int n) {
+    ObjectMetadata m = ObjectMetadata.builder().size(1).etag("gc").build();
+    for (int i = 0; i < Math.min(n, 100); i++) {
+      store.putObject(bucket, "gc/" + i, m);
+    }
+    for (int i = 0; i < n; i++) {
+      store.putObject(bucket, "gc/" + (i % 100), m);
+    }
+  }
+
+  /** Empties the GC queue (untimed setup). The default drains it through the SPI. */
+  default void clearGarbage(MetadataStore store) {
+    GcRunner.builder(store, batch -> {
+      HashSet<String> ids = new HashSet<>();
+      batch.forEach(r -> ids.add(r.id()));
+      return ids;
+    }).batchSize(10_000).gracePeriod(Duration.ZERO).build().run();
+  }
+
+  /**
+   * Starts counting the statements the database receives (pg_stat_statements and the like);
+   * false when the target cannot.
+   */
+  default boolean resetStatementCounts() {
+    return false;
+  }
+
+  /** Statements received since the reset, with calls per operation, one per line (or null). */
+  default String statementCounts(long ops) {
+    return null;
+  }
+
+  @Override
+  default void close() {}
+}
