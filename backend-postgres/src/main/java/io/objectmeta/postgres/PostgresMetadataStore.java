@@ -42,6 +42,7 @@ import io.objectmeta.api.versioning.KeyHistory;
 import io.objectmeta.api.versioning.KeyWrites;
 import io.objectmeta.api.versioning.MultipartRules;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -83,7 +84,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   private final VersionIdGenerator ids = new VersionIdGenerator();
 
   /** Test hook: called at named steps inside a write's transaction ("locked", "written"). */
-  volatile java.util.function.BiConsumer<String, Handle> hook = (step, h) -> {};
+  volatile java.util.function.BiConsumer<String, Connection> hook = (step, c) -> {};
 
   /** Test switch: leave out the per-key lock, to prove the tests catch the race it prevents. */
   volatile boolean unsafeSkipKeyLock;
@@ -234,55 +235,61 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   @Override
   protected ObjectVersion doPutObject(String bucket, String key, ObjectMetadata metadata,
       WriteCondition condition) {
-    return writeKey(bucket, key, (b, hist) ->
+    return writeKey(bucket, key, null, (b, hist) ->
         KeyWrites.put(hist, b.versioning(), metadata, condition, ids.next())).subject();
   }
 
   @Override
   protected ObjectVersion doGetObject(String bucket, String key) {
-    List<ObjectVersion> found = read(h -> h.createQuery(sql.getLatest()).bind("name", bucket)
-        .bind("k", utf8(key)).map((rs, ctx) -> versionOrMissing(rs)).list(), bucket);
+    List<ObjectVersion> found = jdbc(true, c -> {
+      try (NamedSql.Bound q = NamedSql.of(sql.getLatest()).prepare(c)) {
+        q.set("name", bucket).set("k", utf8(key));
+        return oneBucketRow(q, bucket);
+      }
+    });
     return KeyWrites.current(new KeyHistory(key, found));
   }
 
   @Override
   protected ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
     boolean isNull = VersionId.NULL.equals(versionId);
-    List<ObjectVersion> found = read(h -> h.createQuery(sql.getVersion()).bind("name", bucket)
-        .bind("k", utf8(key)).bind("v", isNull ? null : versionId).bind("isnull", isNull)
-        .map((rs, ctx) -> versionOrMissing(rs)).list(), bucket);
+    List<ObjectVersion> found = jdbc(true, c -> {
+      try (NamedSql.Bound q = NamedSql.of(sql.getVersion()).prepare(c)) {
+        q.set("name", bucket).set("k", utf8(key)).set("v", isNull ? null : versionId)
+            .set("isnull", isNull);
+        return oneBucketRow(q, bucket);
+      }
+    });
     ObjectVersion v = KeyWrites.version(new KeyHistory(key, found), versionId);
     return v.withLatest(found.get(0).latest());
   }
 
   /**
-   * Runs a one-statement read that joins the bucket row (one row, with null version columns when
-   * the key has none), outside a transaction. No row at all: no such bucket.
+   * The rows of a one-statement read that joins the bucket row: one row, with null version
+   * columns when the key has none; no row at all when there is no such bucket.
    */
-  private List<ObjectVersion> read(HandleCallback<List<Optional<ObjectVersion>>, RuntimeException> q,
-      String bucket) {
-    List<Optional<ObjectVersion>> rows = handle(q);
-    if (rows.isEmpty()) {
-      throw new NoSuchBucketException("bucket: \"" + bucket + "\" does not exist");
+  private static List<ObjectVersion> oneBucketRow(NamedSql.Bound q, String bucket)
+      throws SQLException {
+    try (ResultSet rs = q.statement().executeQuery()) {
+      if (!rs.next()) {
+        throw new NoSuchBucketException("bucket: \"" + bucket + "\" does not exist");
+      }
+      return rs.getBytes("key") == null ? List.of()
+          : List.of(versionRow(rs).withLatest(rs.getBoolean("latest")));
     }
-    return rows.stream().flatMap(Optional::stream).toList();
-  }
-
-  private static Optional<ObjectVersion> versionOrMissing(ResultSet rs) throws SQLException {
-    return rs.getBytes("key") == null ? Optional.empty()
-        : Optional.of(versionRow(rs).withLatest(rs.getBoolean("latest")));
   }
 
   @Override
   protected ObjectVersion doUpdateObjectMetadata(String bucket, String key, String versionId,
       ObjectMetadataUpdate update) {
-    return writeKey(bucket, key, (b, hist) -> KeyWrites.update(hist, versionId, update)).subject();
+    return writeKey(bucket, key, versionId, (b, hist) -> KeyWrites.update(hist, versionId, update))
+        .subject();
   }
 
   @Override
   protected DeleteResult doDeleteObject(String bucket, String key) {
     VersioningState[] state = new VersioningState[1];
-    KeyChange c = writeKey(bucket, key, (b, hist) -> {
+    KeyChange c = writeKey(bucket, key, null, (b, hist) -> {
       state[0] = b.versioning();
       return KeyWrites.delete(hist, b.versioning(), ids.next());
     });
@@ -293,54 +300,85 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected DeleteResult doDeleteObjectVersion(String bucket, String key, String versionId) {
-    KeyChange c = writeKey(bucket, key, (b, hist) -> KeyWrites.deleteVersion(hist, versionId));
+    KeyChange c = writeKey(bucket, key, versionId,
+        (b, hist) -> KeyWrites.deleteVersion(hist, versionId));
     return new DeleteResult(key, c.subject().versionId(), c.subject().deleteMarker());
   }
 
   /**
-   * One write to one key, in one transaction of three statements: lock the bucket row (share) and
-   * the key (advisory), read the history, write the difference with its GC records and usage delta
-   * ({@link PostgresSql#writeKey}). The rule in between is the shared one of {@link KeyWrites}.
+   * One write to one key, in one transaction of three statements on plain JDBC: lock the bucket
+   * row (share) and the key (advisory), read what the write needs of the history, write the
+   * difference with its GC records and usage delta ({@link PostgresSql}). The rule in between is
+   * the shared one of {@link KeyWrites}.
+   *
+   * @param target the version id the call names (read with the history), or null
    */
-  private KeyChange writeKey(String bucket, String key, BiFunction<Bucket, KeyHistory, KeyChange> rule) {
-    return tx(h -> {
-      Bucket b = lockBucketAndKey(h, bucket, key);
-      KeyChange c = rule.apply(b, read(h, b, key));
-      persist(h, b, c);
-      return c;
+  private KeyChange writeKey(String bucket, String key, String target,
+      BiFunction<Bucket, KeyHistory, KeyChange> rule) {
+    return jdbc(false, c -> {
+      Bucket b = lockBucketAndKey(c, bucket, key);
+      KeyChange change = rule.apply(b, read(c, b, key, target));
+      persist(c, b, change);
+      return change;
     });
   }
 
-  private Bucket lockBucketAndKey(Handle h, String bucket, String key) {
-    Query q = unsafeSkipKeyLock ? h.createQuery(sql.lockBucketOnly())
-        : h.createQuery(sql.lockBucketAndKey()).bind("lock", keyHash(bucket, key));
-    Bucket b = q.bind("name", bucket).map((rs, ctx) -> bucketRow(rs)).findOne()
-        .orElseThrow(() -> new NoSuchBucketException("bucket: \"" + bucket + "\" does not exist"));
-    hook.accept("locked", h);
+  private Bucket lockBucketAndKey(Connection c, String bucket, String key) throws SQLException {
+    NamedSql q = NamedSql.of(unsafeSkipKeyLock ? sql.lockBucketOnly() : sql.lockBucketAndKey());
+    Bucket b;
+    try (NamedSql.Bound st = q.prepare(c)) {
+      st.set("name", bucket);
+      if (!unsafeSkipKeyLock) {
+        st.set("lock", PostgresSql.keyHash(bucket, key));
+      }
+      try (ResultSet rs = st.statement().executeQuery()) {
+        if (!rs.next()) {
+          throw new NoSuchBucketException("bucket: \"" + bucket + "\" does not exist");
+        }
+        // Only what a key write needs of the bucket: its incarnation and versioning state.
+        b = new Bucket(bucket, rs.getString("id"), "-", Instant.EPOCH,
+            VersioningState.values()[rs.getShort("versioning")], null);
+      }
+    }
+    hook.accept("locked", c);
     return b;
   }
 
-  /** The key's whole history ({@link PostgresSql#readHistory}). */
-  private KeyHistory read(Handle h, Bucket b, String key) {
-    return new KeyHistory(key, h.createQuery(sql.readHistory(b.versioning().versioned()))
-        .bind("b", UUID.fromString(b.id())).bind("k", utf8(key))
-        .map((rs, ctx) -> versionRow(rs)).list());
+  /** What a write needs of the key's history ({@link PostgresSql#readHistory}). */
+  private KeyHistory read(Connection c, Bucket b, String key, String target) throws SQLException {
+    boolean versioned = b.versioning().versioned();
+    try (NamedSql.Bound q = NamedSql.of(sql.readHistory(versioned)).prepare(c)) {
+      q.set("b", UUID.fromString(b.id())).set("k", utf8(key));
+      if (versioned) {
+        q.set("v", target == null || VersionId.NULL.equals(target) ? null : target);
+      }
+      Map<String, ObjectVersion> rows = new LinkedHashMap<>();
+      try (ResultSet rs = q.statement().executeQuery()) {
+        while (rs.next()) {
+          String id = rs.getString("version_id");
+          if (!rows.containsKey(id)) {
+            rows.put(id, versionRow(rs));
+          }
+        }
+      }
+      return new KeyHistory(key, new ArrayList<>(rows.values()));
+    }
   }
 
   /** Writes the difference a key change makes, its GC records and its usage delta: one statement. */
-  private void persist(Handle h, Bucket b, KeyChange c) {
+  private void persist(Connection c, Bucket b, KeyChange change) throws SQLException {
     List<String> del = new ArrayList<>();
     List<ObjectVersion> ins = new ArrayList<>();
     List<ObjectVersion> upd = new ArrayList<>();
     if (b.versioning().versioned()) {
       Map<String, ObjectVersion> old = new HashMap<>();
-      for (ObjectVersion v : c.before().versions()) {
+      for (ObjectVersion v : change.before().versions()) {
         old.put(v.revision().encode(), v);
       }
-      for (ObjectVersion v : c.removed()) {
+      for (ObjectVersion v : change.removed()) {
         del.add(v.revision().encode());
       }
-      for (ObjectVersion v : c.after().versions()) {
+      for (ObjectVersion v : change.after().versions()) {
         ObjectVersion was = old.get(v.revision().encode());
         if (was == null) {
           ins.add(v);
@@ -349,49 +387,53 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
         }
       }
     }
-    ObjectVersion oldCurrent = c.before().current();
-    ObjectVersion current = c.after().current();
+    ObjectVersion oldCurrent = change.before().current();
+    ObjectVersion current = change.after().current();
     Boolean live = current == null ? (oldCurrent == null ? null : Boolean.FALSE)
         : (current.equals(oldCurrent) ? null : Boolean.TRUE);
-    List<ObjectVersion> garbage = c.garbage();
-    Usage d = c.usageDelta();
+    List<ObjectVersion> garbage = change.garbage();
+    Usage d = change.usageDelta();
     boolean usage = !d.equals(Usage.ZERO);
-    org.jdbi.v3.core.statement.Query q = h.createQuery(sql.writeKey(!del.isEmpty(), !ins.isEmpty(),
-        !upd.isEmpty(), live, !garbage.isEmpty(), usage));
-    q.bind("b", UUID.fromString(b.id())).bind("k", utf8(c.after().key()));
-    if (!del.isEmpty()) {
-      q.bind("del", del.toArray(new String[0]));
+    Map<ObjectVersion, String> json = new java.util.IdentityHashMap<>();
+    java.util.function.Function<ObjectVersion, String> meta =
+        v -> json.computeIfAbsent(v, PostgresMetadataStore::metaJson);
+    try (NamedSql.Bound q = NamedSql.of(sql.writeKey(!del.isEmpty(), !ins.isEmpty(), !upd.isEmpty(),
+        live, !garbage.isEmpty(), usage)).prepare(c)) {
+      q.set("b", UUID.fromString(b.id())).set("k", utf8(change.after().key()));
+      if (!del.isEmpty()) {
+        q.set("del", del.toArray(new String[0]));
+      }
+      if (!ins.isEmpty()) {
+        q.set("iv", ins.stream().map(v -> v.revision().encode()).toArray(String[]::new))
+            .set("in", ins.stream().map(ObjectVersion::nullVersion).toArray(Boolean[]::new))
+            .set("idm", ins.stream().map(ObjectVersion::deleteMarker).toArray(Boolean[]::new))
+            .set("isz", ins.stream().map(ObjectVersion::size).toArray(Long[]::new))
+            .set("im", ins.stream().map(meta).toArray(String[]::new));
+      }
+      if (!upd.isEmpty()) {
+        q.set("uv", upd.stream().map(v -> v.revision().encode()).toArray(String[]::new))
+            .set("um", upd.stream().map(meta).toArray(String[]::new));
+      }
+      if (Boolean.TRUE.equals(live)) {
+        q.set("lv", current.revision().encode()).set("ln", current.nullVersion())
+            .set("lsz", current.size()).set("lm", meta.apply(current));
+      }
+      if (!garbage.isEmpty()) {
+        q.set("bn", b.name())
+            .set("gv", garbage.stream().map(ObjectVersion::versionId).toArray(String[]::new))
+            .set("gsz", garbage.stream().map(ObjectVersion::size).toArray(Long[]::new))
+            .set("gloc", garbage.stream().map(v -> json(v.metadata().dataLocations()))
+                .toArray(String[]::new));
+      }
+      if (usage) {
+        q.set("shard", (short) shard(change.after().key())).set("u1", d.currentObjects())
+            .set("u2", d.currentBytes()).set("u3", d.nonCurrentVersions())
+            .set("u4", d.nonCurrentBytes()).set("u5", d.deleteMarkers()).set("u6", d.uploads())
+            .set("u7", d.partBytes());
+      }
+      q.statement().executeQuery().close();
     }
-    if (!ins.isEmpty()) {
-      q.bind("iv", ins.stream().map(v -> v.revision().encode()).toArray(String[]::new))
-          .bind("in", ins.stream().map(ObjectVersion::nullVersion).toArray(Boolean[]::new))
-          .bind("idm", ins.stream().map(ObjectVersion::deleteMarker).toArray(Boolean[]::new))
-          .bind("isz", ins.stream().map(ObjectVersion::size).toArray(Long[]::new))
-          .bind("im", ins.stream().map(PostgresMetadataStore::metaJson).toArray(String[]::new));
-    }
-    if (!upd.isEmpty()) {
-      q.bind("uv", upd.stream().map(v -> v.revision().encode()).toArray(String[]::new))
-          .bind("um", upd.stream().map(PostgresMetadataStore::metaJson).toArray(String[]::new));
-    }
-    if (Boolean.TRUE.equals(live)) {
-      q.bind("lv", current.revision().encode()).bind("ln", current.nullVersion())
-          .bind("lsz", current.size()).bind("lm", metaJson(current));
-    }
-    if (!garbage.isEmpty()) {
-      q.bind("bn", b.name())
-          .bind("gv", garbage.stream().map(ObjectVersion::versionId).toArray(String[]::new))
-          .bind("gsz", garbage.stream().map(ObjectVersion::size).toArray(Long[]::new))
-          .bind("gloc", garbage.stream().map(v -> json(v.metadata().dataLocations()))
-              .toArray(String[]::new));
-    }
-    if (usage) {
-      q.bind("shard", (short) shard(c.after().key())).bind("u1", d.currentObjects())
-          .bind("u2", d.currentBytes()).bind("u3", d.nonCurrentVersions())
-          .bind("u4", d.nonCurrentBytes()).bind("u5", d.deleteMarkers()).bind("u6", d.uploads())
-          .bind("u7", d.partBytes());
-    }
-    q.mapTo(Integer.class).one();
-    hook.accept("written", h);
+    hook.accept("written", c);
   }
 
   private void addUsage(Handle h, UUID bucketId, int shard, Usage d) {
@@ -459,16 +501,19 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     return tx(h -> {
       Bucket b = bucket(h, bucket, " FOR SHARE");
       MultipartUpload u = lockUpload(h, b, key, uploadId);
-      h.execute("SELECT pg_advisory_xact_lock(?)", keyHash(bucket, key));
+      h.execute("SELECT pg_advisory_xact_lock(?)", PostgresSql.keyHash(bucket, key));
       UUID bid = UUID.fromString(b.id());
       Map<Integer, Part> stored = new LinkedHashMap<>();
       for (Part p : parts(h, bid, uploadId, 0, Integer.MAX_VALUE)) {
         stored.put(p.partNumber(), p);
       }
       ObjectMetadata m = MultipartRules.complete(u.metadata(), stored, named);
-      KeyChange c = KeyWrites.put(read(h, b, key), b.versioning(), m, WriteCondition.none(),
-          ids.next());
-      persist(h, b, c);
+      KeyChange c = withConnection(h, conn -> {
+        KeyChange change = KeyWrites.put(read(conn, b, key, null), b.versioning(), m,
+            WriteCondition.none(), ids.next());
+        persist(conn, b, change);
+        return change;
+      });
       queueParts(h, b, key, uploadId, MultipartRules.leftOut(stored, named));
       removeUpload(h, b, key, uploadId, stored.values());
       return c.subject();
@@ -756,6 +801,54 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   // ------------------------------------------------------------------------------------ helpers
 
+  /** Work on a plain JDBC connection. */
+  @FunctionalInterface
+  private interface SqlWork<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  /**
+   * Runs the hot paths on a plain JDBC connection from the pool (Jdbi's per-statement setup cost
+   * more than the statements): in autocommit, or as one transaction. Faults become
+   * ServiceUnavailable; contract errors pass through after a rollback.
+   */
+  private <T> T jdbc(boolean autocommit, SqlWork<T> work) {
+    try (Connection c = pool.getConnection()) {
+      if (autocommit) {
+        return work.run(c);
+      }
+      c.setAutoCommit(false);
+      try {
+        T result = work.run(c);
+        c.commit();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly(c);
+        throw e;
+      }
+    } catch (MetadataException e) {
+      throw e;
+    } catch (SQLException | RuntimeException e) {
+      throw translate(e instanceof RuntimeException r ? r : new IllegalStateException(e));
+    }
+  }
+
+  private static <T> T withConnection(Handle h, SqlWork<T> work) {
+    try {
+      return work.run(h.getConnection());
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void rollbackQuietly(Connection c) {
+    try {
+      c.rollback();
+    } catch (SQLException ignored) {
+      // the connection is broken; the pool discards it
+    }
+  }
+
   /** Runs outside a transaction (autocommit); database faults become ServiceUnavailable. */
   private <T> T handle(HandleCallback<T, RuntimeException> body) {
     return guarded(() -> jdbi.withHandle(body));
@@ -860,13 +953,5 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     return Math.floorMod(key.hashCode(), USAGE_SHARDS);
   }
 
-  /** A 64-bit FNV-1a hash of bucket id and key: the advisory lock of one key. */
-  static long keyHash(String bucketId, String key) {
-    long h = 0xcbf29ce484222325L;
-    for (byte b : (bucketId + '\0' + key).getBytes(StandardCharsets.UTF_8)) {
-      h ^= b & 0xff;
-      h *= 0x100000001b3L;
-    }
-    return h;
-  }
+
 }

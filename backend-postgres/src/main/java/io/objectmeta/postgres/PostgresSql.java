@@ -26,24 +26,28 @@ public final class PostgresSql {
    * archiving). Binds: name, lock.
    */
   public String lockBucketAndKey() {
-    return "SELECT id, name, owner, created, versioning, attributes, pg_advisory_xact_lock(:lock)"
+    return "SELECT id, versioning, pg_advisory_xact_lock(:lock)"
         + " FROM " + s + ".bucket WHERE name = :name FOR SHARE";
   }
 
   /** Step 1 without the key lock: the naive write, for the test that proves the lock matters. */
   String lockBucketOnly() {
-    return "SELECT id, name, owner, created, versioning, attributes"
-        + " FROM " + s + ".bucket WHERE name = :name FOR SHARE";
+    return "SELECT id, versioning FROM " + s + ".bucket WHERE name = :name FOR SHARE";
   }
 
   /**
-   * Step 2: the key's history, read after the lock (READ COMMITTED: a fresh snapshot, so it sees
-   * what the previous holder of the lock committed). Binds: b, k.
+   * Step 2: what the write needs of the key's history, read after the lock (READ COMMITTED: a fresh
+   * snapshot, so it sees what the previous holder of the lock committed): the two newest versions,
+   * the null version, and the version the call names (v: its newest-first encoding, or null). The
+   * shared rules need no more (see KeyWrites), so a write costs the same however long the history.
+   * Rows may repeat. Binds: b, k, v (versioned only).
    */
   public String readHistory(boolean versioned) {
+    String from = " FROM " + s + ".object_version WHERE bucket_id = :b AND key = :k";
     return versioned
-        ? "SELECT " + VERSION_COLUMNS + " FROM " + s + ".object_version WHERE bucket_id = :b"
-            + " AND key = :k ORDER BY version_id"
+        ? "(SELECT " + VERSION_COLUMNS + from + " ORDER BY version_id LIMIT 2)"
+            + " UNION ALL (SELECT " + VERSION_COLUMNS + from + " AND is_null)"
+            + " UNION ALL (SELECT " + VERSION_COLUMNS + from + " AND version_id = :v)"
         : "SELECT " + LIVE_COLUMNS + " FROM " + s + ".object_live WHERE bucket_id = :b AND key = :k";
   }
 
@@ -129,5 +133,15 @@ public final class PostgresSql {
         + " UNION ALL (SELECT " + LIVE_COLUMNS + ", true FROM " + s + ".object_live l"
         + " WHERE b.versioning = 0 AND :isnull AND l.bucket_id = b.id AND l.key = :k)) x ON true"
         + " WHERE b.name = :name";
+  }
+
+  /** The per-key advisory lock key: a 64-bit FNV-1a hash of bucket name, NUL, key. */
+  public static long keyHash(String bucket, String key) {
+    long h = 0xcbf29ce484222325L;
+    for (byte b : (bucket + '\0' + key).getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+      h ^= b & 0xff;
+      h *= 0x100000001b3L;
+    }
+    return h;
   }
 }

@@ -123,7 +123,13 @@ class PostgresBackendTest {
       int[] pid = new int[1];
       store.hook = (step, h) -> {
         if (step.equals("written")) {
-          pid[0] = h.createQuery("SELECT pg_backend_pid()").mapTo(Integer.class).one();
+          try (Statement st = h.createStatement();
+              ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            pid[0] = rs.getInt(1);
+          } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+          }
           written.countDown();
           try {
             killed.await(30, TimeUnit.SECONDS);

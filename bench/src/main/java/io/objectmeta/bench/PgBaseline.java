@@ -3,6 +3,7 @@ package io.objectmeta.bench;
 import io.objectmeta.api.model.Json;
 import io.objectmeta.api.model.ObjectMetadata;
 import io.objectmeta.api.version.VersionIdGenerator;
+import io.objectmeta.postgres.NamedSql;
 import io.objectmeta.postgres.PostgresSql;
 import java.nio.charset.StandardCharsets;
 import java.sql.Array;
@@ -90,9 +91,10 @@ final class PgBaseline implements Baseline {
     byte[] k = o.key().getBytes(StandardCharsets.UTF_8);
     Map<String, Object> v = new HashMap<>();
     v.put("name", bucket);
-    v.put("lock", keyHash(bucket, o.key()));
+    v.put("lock", PostgresSql.keyHash(bucket, o.key()));
     v.put("b", b);
     v.put("k", k);
+    v.put("v", null); // readHistory: the version the call names (none for these workloads)
     v.put("bn", bucket);
     v.put("shard", (short) Math.floorMod(o.key().hashCode(), USAGE_SHARDS));
     for (int i = 1; i <= 7; i++) {
@@ -279,16 +281,6 @@ final class PgBaseline implements Baseline {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  /** The backend's per-key advisory lock key: 64-bit FNV-1a of bucket name, NUL, key. */
-  static long keyHash(String bucket, String key) {
-    long h = 0xcbf29ce484222325L;
-    for (byte x : (bucket + '\0' + key).getBytes(StandardCharsets.UTF_8)) {
-      h ^= x & 0xff;
-      h *= 0x100000001b3L;
-    }
-    return h;
   }
 
   @Override

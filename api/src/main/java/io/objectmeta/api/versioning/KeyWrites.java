@@ -20,6 +20,11 @@ import java.util.List;
  * a check-and-mutate) applies these and persists the result; the rules then live here once.
  * Every function throws the contract's typed error when the write must be refused, before
  * anything changes.
+ *
+ * <p>A backend need not read a key's whole history: the functions give the same change (for the
+ * versions they see) on any part of it that holds the two newest versions, the null version and
+ * the version the call names. Versions outside that part are never touched by a write, keep
+ * their place, and count the same in usage before and after.
  */
 public final class KeyWrites {
   private KeyWrites() {}
