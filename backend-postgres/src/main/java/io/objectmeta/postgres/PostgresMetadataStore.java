@@ -397,6 +397,11 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     Map<ObjectVersion, String> json = new java.util.IdentityHashMap<>();
     java.util.function.Function<ObjectVersion, String> meta =
         v -> json.computeIfAbsent(v, PostgresMetadataStore::metaJson);
+    if (del.isEmpty() && ins.isEmpty() && upd.isEmpty() && live == null && garbage.isEmpty()
+        && !usage) {
+      hook.accept("written", c);
+      return; // a change that changes nothing (an update to the same values): no statement
+    }
     try (NamedSql.Bound q = NamedSql.of(sql.writeKey(!del.isEmpty(), !ins.isEmpty(), !upd.isEmpty(),
         live, !garbage.isEmpty(), usage)).prepare(c)) {
       q.set("b", UUID.fromString(b.id())).set("k", utf8(change.after().key()));
@@ -589,7 +594,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   @Override
   protected Cursor<ObjectVersion> currentObjects(Bucket bucket) {
     UUID bid = UUID.fromString(bucket.id());
-    return new PagedCursor<>(64, 1024) {
+    return new PagedCursor<>(8, 1024) {
       @Override
       protected List<ObjectVersion> fetch(String from, ObjectVersion after, int limit) {
         return handle(h -> h.createQuery("SELECT key, version_id, is_null, false AS delete_marker, meta FROM "
@@ -607,7 +612,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     String from = bucket.versioning().versioned()
         ? "SELECT key, version_id, is_null, delete_marker, meta FROM " + s + ".object_version"
         : "SELECT key, version_id, is_null, false AS delete_marker, meta FROM " + s + ".object_live";
-    return new PagedCursor<>(64, 1024) {
+    return new PagedCursor<>(8, 1024) {
       @Override
       protected List<ObjectVersion> fetch(String seek, ObjectVersion after, int limit) {
         return handle(h -> {
@@ -628,7 +633,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   @Override
   protected Cursor<MultipartUpload> uploads(Bucket bucket) {
     UUID bid = UUID.fromString(bucket.id());
-    return new PagedCursor<>(64, 1024) {
+    return new PagedCursor<>(8, 1024) {
       @Override
       protected List<MultipartUpload> fetch(String from, MultipartUpload after, int limit) {
         return handle(h -> {
@@ -754,7 +759,6 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
       return 0;
     }
     List<UUID> buckets = new ArrayList<>();
-    List<UUID> objectBuckets = new ArrayList<>();
     List<Long> objectIds = new ArrayList<>();
     for (String id : recordIds) {
       String[] p = id.split(":");
@@ -762,7 +766,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
         if (p.length == 2 && p[0].equals("b")) {
           buckets.add(UUID.fromString(p[1]));
         } else if (p.length == 3 && p[0].equals("o")) {
-          objectBuckets.add(UUID.fromString(p[1]));
+          UUID.fromString(p[1]);
           objectIds.add(Long.parseLong(p[2]));
         }
       } catch (IllegalArgumentException e) {
@@ -772,10 +776,10 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     return tx(h -> {
       int n = 0;
       if (!objectIds.isEmpty()) {
+        // ids are unique in the table (an identity): the index on id finds them.
         n += h.createUpdate(String.format(template, s + ".deleted_object",
-                "(bucket_id, id) IN (SELECT * FROM unnest(CAST(:bs AS uuid[]), CAST(:ids AS bigint[])))"))
-            .bind("claim", claim).bind("bs", objectBuckets.toArray(new UUID[0]))
-            .bind("ids", objectIds.toArray(new Long[0])).execute();
+                "id = ANY(CAST(:ids AS bigint[]))"))
+            .bind("claim", claim).bind("ids", objectIds.toArray(new Long[0])).execute();
       }
       if (!buckets.isEmpty()) {
         n += h.createUpdate(String.format(template, s + ".deleted_bucket",

@@ -29,6 +29,20 @@ public interface MetadataUpdateContract extends StoreScenario {
   }
 
   @Test
+  default void anUpdateToTheValuesAlreadyStoredSucceedsAndChangesNothing() {
+    for (VersioningState state : VersioningState.values()) {
+      String b = newBucket(state);
+      ObjectVersion v = store().putObject(b, "k", Sample.object("v1").toBuilder().tags(Map.of("t", "x")).build());
+      StoreSnapshot before = snapshot();
+      ObjectVersion u = store().updateObjectMetadata(b, "k", null, ObjectMetadataUpdate.tags(Map.of("t", "x")));
+      ObjectVersion w = store().updateObjectMetadata(b, "k", v.versionId(), ObjectMetadataUpdate.tags(Map.of("t", "x")));
+      assertThat(u).as("in a bucket %s", state).isEqualTo(v);
+      assertThat(w).as("in a bucket %s", state).isEqualTo(v);
+      assertThat(snapshot()).as("in a bucket %s", state).isEqualTo(before);
+    }
+  }
+
+  @Test
   default void theLatestViewFollowsTheUpdate() {
     String b = newBucket();
     put(b, "k", "v1");

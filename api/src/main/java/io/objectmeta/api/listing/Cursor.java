@@ -21,6 +21,13 @@ public interface Cursor<E> extends AutoCloseable {
    */
   void seek(String key);
 
+  /**
+   * A hint before the next {@link #seek}: about how many entries the caller will read from there
+   * (a page's worth plus one). A cursor that fetches in batches sizes its first batch by it
+   * instead of guessing; after later seeks (a common prefix skipped) it starts small again.
+   */
+  default void expect(int entries) {}
+
   @Override
   default void close() {}
 }

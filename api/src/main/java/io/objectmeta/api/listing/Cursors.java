@@ -88,6 +88,11 @@ public final class Cursors {
       }
 
       @Override
+      public void expect(int entries) {
+        in.expect(entries);
+      }
+
+      @Override
       public void seek(String key) {
         in.seek(key);
       }
@@ -128,6 +133,11 @@ public final class Cursors {
           out = pick.apply(group).iterator();
         }
         return out.next();
+      }
+
+      @Override
+      public void expect(int entries) {
+        versions.expect(entries);
       }
 
       @Override

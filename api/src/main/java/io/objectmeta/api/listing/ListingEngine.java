@@ -67,6 +67,7 @@ public final class ListingEngine {
         skipKey = marker;
       }
     }
+    cursor.expect(maxKeys + 1);
     cursor.seek(from);
 
     List<E> entries = new ArrayList<>();

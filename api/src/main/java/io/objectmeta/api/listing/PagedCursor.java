@@ -7,8 +7,9 @@ import java.util.List;
  * A {@link Cursor} over a database that answers ordered range queries: it fetches a batch at a
  * time, continues after the last entry it fetched, and on a seek drops what it holds and queries
  * again from the seek key. A backend implements {@link #fetch} (one query) and nothing else.
- * The first batch is small because a page of a listing often ends early (a delimiter seeks away);
- * batches grow to {@code maxBatch}.
+ * After a seek the first batch is small, because a listing often reads one entry and seeks again
+ * (a common prefix skipped), unless the caller said how many entries it expects from there
+ * ({@link #expect}); batches grow to {@code maxBatch}.
  */
 public abstract class PagedCursor<E> implements Cursor<E> {
   private final int firstBatch;
@@ -18,6 +19,7 @@ public abstract class PagedCursor<E> implements Cursor<E> {
   private E last;
   private Iterator<E> buffered = java.util.Collections.emptyIterator();
   private boolean exhausted;
+  private int expected;
 
   protected PagedCursor(int firstBatch, int maxBatch) {
     this.firstBatch = firstBatch;
@@ -53,11 +55,17 @@ public abstract class PagedCursor<E> implements Cursor<E> {
   }
 
   @Override
+  public void expect(int entries) {
+    expected = entries;
+  }
+
+  @Override
   public void seek(String key) {
     seekKey = key;
     last = null;
     buffered = java.util.Collections.emptyIterator();
     exhausted = false;
-    batch = firstBatch;
+    batch = expected > 0 ? Math.min(expected, maxBatch) : firstBatch;
+    expected = 0;
   }
 }

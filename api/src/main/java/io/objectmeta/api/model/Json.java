@@ -10,8 +10,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public final class Json {
   private Json() {}
 
-  /** A mapper with default settings; thread-safe once configured. */
-  public static final ObjectMapper MAPPER = new ObjectMapper();
+  /**
+   * A mapper with default settings, plus Blackbird (generated accessors instead of reflection:
+   * metadata is encoded and decoded on every database read and write). Thread-safe.
+   */
+  public static final ObjectMapper MAPPER = new ObjectMapper()
+      .registerModule(new com.fasterxml.jackson.module.blackbird.BlackbirdModule());
 
   /** A deep copy, or an empty object for null. */
   public static ObjectNode copyOrEmpty(ObjectNode node) {
