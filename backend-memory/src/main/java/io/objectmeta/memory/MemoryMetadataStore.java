@@ -82,6 +82,8 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
   private static final class BucketState {
     Bucket bucket;
     final ConcurrentSkipListMap<String, KeyHistory> keys = new ConcurrentSkipListMap<>(KeyOrder.UTF8);
+    /** The current object of each key that has one: listings never step over delete markers. */
+    final ConcurrentSkipListMap<String, ObjectVersion> current = new ConcurrentSkipListMap<>(KeyOrder.UTF8);
     final ConcurrentSkipListMap<String, TreeMap<String, Upload>> uploads =
         new ConcurrentSkipListMap<>(KeyOrder.UTF8);
     Usage usage = Usage.ZERO;
@@ -306,10 +308,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected Cursor<ObjectVersion> currentObjects(Bucket bucket) {
-    return Cursors.ofMap(live(bucket).keys, h -> {
-      ObjectVersion c = h.current();
-      return c == null ? List.of() : List.of(c);
-    });
+    return Cursors.ofMap(live(bucket).current, List::of);
   }
 
   @Override
@@ -458,10 +457,17 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
 
   /** Persists a key change with its GC records and usage delta (caller holds the lock). */
   private KeyChange apply(BucketState s, KeyChange c) {
+    String key = c.after().key();
     if (c.after().isEmpty()) {
-      s.keys.remove(c.after().key());
+      s.keys.remove(key);
     } else {
-      s.keys.put(c.after().key(), c.after());
+      s.keys.put(key, c.after());
+    }
+    ObjectVersion current = c.after().current();
+    if (current == null) {
+      s.current.remove(key);
+    } else {
+      s.current.put(key, current);
     }
     Instant now = clock.instant();
     for (ObjectVersion v : c.garbage()) {

@@ -53,20 +53,19 @@ class PostgresBackendTest {
         store.putObject("hot", "k" + (i % 3), meta(i));
       }
       long[] stats = {0, 0};
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
       try (Connection c = jdbc(store); Statement st = c.createStatement()) {
         // Backends report table statistics when idle (at most once a second): wait for them.
-        while (stats[0] < writes - 3 && System.nanoTime() < deadline) {
+        io.objectmeta.conformance.Polling.until("statistics of object_live to count the overwrites", () -> {
           try (ResultSet rs = st.executeQuery("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables"
               + " WHERE schemaname = '" + store.config().schema() + "' AND relname = 'object_live'")) {
             rs.next();
             stats[0] = rs.getLong(1);
             stats[1] = rs.getLong(2);
+            return stats[0] >= writes - 3;
+          } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
           }
-          if (stats[0] < writes - 3) {
-            Thread.sleep(200);
-          }
-        }
+        });
       }
       assertThat(stats[0]).as("updates of object_live").isGreaterThanOrEqualTo(writes - 3);
       assertThat(stats[1]).as("HOT updates of object_live out of %d", stats[0])
