@@ -33,6 +33,13 @@ public final class VersionIdGenerator {
     this.writer = writer;
   }
 
+  /** A generator that resumes after (lastMillis, counter), as if it had just minted that id. */
+  VersionIdGenerator(LongSupplier clock, long writer, long lastMillis, int counter) {
+    this(clock, writer);
+    this.lastMillis = lastMillis;
+    this.counter = counter;
+  }
+
   public long writer() {
     return writer;
   }

@@ -78,16 +78,13 @@ class VersionIdGeneratorTest {
   }
 
   /**
-   * Minting 2^24 ids takes seconds, so this presets the generator's state (its last millisecond and
-   * counter) and checks the step from the last counter value into the borrowed next millisecond.
+   * Minting 2^24 ids takes seconds, so this starts a generator at a known state (its last
+   * millisecond and counter) and checks the step from the last counter value into the borrowed next millisecond.
    */
   @Test
-  void counterOverflowBorrowsTheNextMillisecond() throws Exception {
-    VersionIdGenerator g = new VersionIdGenerator(() -> 1000, 5);
-    assertThat(g.next()).isEqualTo(new VersionId(1000, 0, 5));
-    java.lang.reflect.Field counter = VersionIdGenerator.class.getDeclaredField("counter");
-    counter.setAccessible(true);
-    counter.setInt(g, VersionId.MAX_COUNTER - 1);
+  void counterOverflowBorrowsTheNextMillisecond() {
+    assertThat(new VersionIdGenerator(() -> 1000, 5).next()).isEqualTo(new VersionId(1000, 0, 5));
+    VersionIdGenerator g = new VersionIdGenerator(() -> 1000, 5, 1000, VersionId.MAX_COUNTER - 1);
     VersionId last = g.next();
     assertThat(last).isEqualTo(new VersionId(1000, VersionId.MAX_COUNTER, 5));
     VersionId borrowed = g.next();
@@ -99,13 +96,9 @@ class VersionIdGeneratorTest {
   }
 
   @Test
-  void borrowedMillisecondIsLeftWhenTheClockPassesIt() throws Exception {
+  void borrowedMillisecondIsLeftWhenTheClockPassesIt() {
     long[] now = {1000};
-    VersionIdGenerator g = new VersionIdGenerator(() -> now[0], 5);
-    g.next();
-    java.lang.reflect.Field counter = VersionIdGenerator.class.getDeclaredField("counter");
-    counter.setAccessible(true);
-    counter.setInt(g, VersionId.MAX_COUNTER);
+    VersionIdGenerator g = new VersionIdGenerator(() -> now[0], 5, 1000, VersionId.MAX_COUNTER);
     assertThat(g.next()).isEqualTo(new VersionId(1001, 0, 5));
     now[0] = 1001;
     assertThat(g.next()).isEqualTo(new VersionId(1001, 1, 5));
