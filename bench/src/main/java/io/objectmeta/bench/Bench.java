@@ -461,7 +461,7 @@ public final class Bench {
     return it -> cache.computeIfAbsent(it, f::apply);
   }
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array of two functions
   private static IntFunction<List<Op>>[] sides(IntFunction<IntFunction<List<Op>>> f) {
     return new IntFunction[] {f.apply(0), f.apply(1)};
   }
