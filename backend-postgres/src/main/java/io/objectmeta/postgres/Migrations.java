@@ -16,7 +16,8 @@ final class Migrations {
   private Migrations() {}
 
   /** The migration files, in order; the version of each is its position (1-based). */
-  static final List<String> FILES = List.of("V001__initial.sql", "V002__gc_claims.sql");
+  static final List<String> FILES = List.of("V001__initial.sql", "V002__gc_claims.sql",
+      "V003__gc_leases.sql");
 
   static int latest() {
     return FILES.size();

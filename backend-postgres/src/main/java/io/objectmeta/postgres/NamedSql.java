@@ -79,7 +79,7 @@ public record NamedSql(String sql, List<String> names, Map<String, int[]> positi
     return new Bound(c, c.prepareStatement(sql));
   }
 
-  /** A prepared statement bound by name; arrays of String, Boolean and Long become SQL arrays. */
+  /** A prepared statement bound by name; arrays of String, Boolean, Long (boxed or not) and UUID become SQL arrays. */
   public final class Bound implements AutoCloseable {
     private final Connection connection;
     private final PreparedStatement ps;
@@ -101,6 +101,11 @@ public record NamedSql(String sql, List<String> names, Map<String, int[]> positi
         v = connection.createArrayOf("boolean", b);
       } else if (value instanceof Long[] l) {
         v = connection.createArrayOf("bigint", l);
+      } else if (value instanceof long[] l) {
+        // pgjdbc's own createArrayOf takes primitive arrays (no boxing)
+        v = connection.unwrap(org.postgresql.PGConnection.class).createArrayOf("bigint", l);
+      } else if (value instanceof java.util.UUID[] u) {
+        v = connection.createArrayOf("uuid", u);
       }
       for (int i : at) {
         if (v == null) {

@@ -74,13 +74,16 @@ import org.jdbi.v3.core.statement.Query;
  */
 public final class PostgresMetadataStore extends AbstractMetadataStore {
   private static final int USAGE_SHARDS = 16;
-  private static final TypeReference<List<DataLocation>> LOCATIONS = new TypeReference<>() {};
+  private static final com.fasterxml.jackson.databind.ObjectReader LOCATIONS =
+      Json.MAPPER.readerFor(new TypeReference<List<DataLocation>>() {});
 
   private final PostgresConfig config;
   private final HikariDataSource pool;
   private final Jdbi jdbi;
   private final String s;
   private final PostgresSql sql;
+  /** The advisory lock GC claimers of this schema take turns on (no bucket is named ""). */
+  private final long claimLock;
   private final VersionIdGenerator ids = new VersionIdGenerator();
 
   /** Test hook: called at named steps inside a write's transaction ("locked", "written"). */
@@ -93,6 +96,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     this.config = config;
     this.s = config.schema();
     this.sql = new PostgresSql(s);
+    this.claimLock = PostgresSql.keyHash("", "gc-claims:" + s);
     HikariConfig hc = new HikariConfig();
     hc.setJdbcUrl(config.jdbcUrl());
     hc.setUsername(config.user());
@@ -697,94 +701,158 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   @Override
   protected GarbageClaim doClaimGarbage(int max, Duration gracePeriod, Duration lease) {
     UUID claim = UUID.randomUUID();
-    return tx(h -> {
-      List<GarbageRecord> out = new ArrayList<>(h.createQuery("WITH c AS (SELECT bucket_id, id FROM "
-              + s + ".deleted_object WHERE deleted_at <= now() - make_interval(secs => :grace)"
-              + " AND (lease_until IS NULL OR lease_until <= now()) ORDER BY deleted_at, id"
-              + " LIMIT :max FOR UPDATE SKIP LOCKED)"
-              + " UPDATE " + s + ".deleted_object d SET claim_id = :claim,"
-              + " lease_until = now() + make_interval(secs => :lease) FROM c"
-              + " WHERE d.bucket_id = c.bucket_id AND d.id = c.id RETURNING d.*")
-          .bind("grace", seconds(gracePeriod)).bind("max", max).bind("claim", claim)
-          .bind("lease", seconds(lease))
-          .map((rs, ctx) -> objectGarbage(rs)).list());
+    double grace = seconds(gracePeriod);
+    double hold = seconds(lease);
+    // One transaction, claimers taking turns: drop expired leases, claim objects, and let
+    // deleted-bucket records fill what is left of the batch.
+    return jdbc(false, c -> {
+      try (NamedSql.Bound q = NamedSql.of(sql.lockClaims()).prepare(c)) {
+        q.set("lock", claimLock).statement().execute();
+      }
+      try (java.sql.Statement st = c.createStatement()) {
+        st.executeUpdate(sql.dropExpiredLeases());
+      }
+      List<GarbageRecord> out = new ArrayList<>(max);
+      Instant until = null;
+      try (NamedSql.Bound q = NamedSql.of(sql.claimObjects()).prepare(c)) {
+        q.set("claim", claim).set("grace", grace).set("lease", hold).set("max", max);
+        try (ResultSet rs = q.statement().executeQuery()) {
+          ObjectGarbageColumns cols = null;
+          while (rs.next()) {
+            if (cols == null) {
+              cols = new ObjectGarbageColumns(rs);
+              until = rs.getTimestamp("lease_until").toInstant();
+            }
+            out.add(cols.read(rs));
+          }
+        }
+      }
       if (out.size() < max) {
-        out.addAll(h.createQuery("WITH c AS (SELECT id FROM " + s + ".deleted_bucket"
-                + " WHERE deleted_at <= now() - make_interval(secs => :grace)"
-                + " AND (lease_until IS NULL OR lease_until <= now()) ORDER BY deleted_at, id"
-                + " LIMIT :max FOR UPDATE SKIP LOCKED)"
-                + " UPDATE " + s + ".deleted_bucket d SET claim_id = :claim,"
-                + " lease_until = now() + make_interval(secs => :lease) FROM c WHERE d.id = c.id"
-                + " RETURNING d.*")
-            .bind("grace", seconds(gracePeriod)).bind("max", max - out.size()).bind("claim", claim)
-            .bind("lease", seconds(lease))
-            .map((rs, ctx) -> new GarbageRecord("b:" + rs.getString("id"), GarbageRecord.Kind.BUCKET,
-                rs.getString("name"), rs.getString("id"), null, null, 0, 0, List.of(),
-                rs.getTimestamp("deleted_at").toInstant())).list());
+        try (NamedSql.Bound q = NamedSql.of(sql.claimBuckets()).prepare(c)) {
+          q.set("claim", claim).set("grace", grace).set("lease", hold).set("max", max - out.size());
+          try (ResultSet rs = q.statement().executeQuery()) {
+            while (rs.next()) {
+              out.add(new GarbageRecord("b:" + rs.getString("id"), GarbageRecord.Kind.BUCKET,
+                  rs.getString("name"), rs.getString("id"), null, null, 0, 0, List.of(),
+                  rs.getTimestamp("deleted_at").toInstant()));
+              if (until == null) {
+                until = rs.getTimestamp("lease_until").toInstant();
+              }
+            }
+          }
+        }
       }
       out.sort(java.util.Comparator.comparing(GarbageRecord::deletedAt));
-      Instant until = out.isEmpty() ? Instant.now().plus(lease)
-          : h.createQuery("SELECT now() + make_interval(secs => :lease)").bind("lease", seconds(lease))
-              .mapTo(Timestamp.class).one().toInstant();
-      return new GarbageClaim(claim.toString(), until, out);
+      return new GarbageClaim(claim.toString(), until == null ? Instant.now().plus(lease) : until, out);
     });
   }
 
-  private GarbageRecord objectGarbage(ResultSet rs) throws SQLException {
-    return new GarbageRecord("o:" + rs.getString("bucket_id") + ":" + rs.getLong("id"),
-        GarbageRecord.Kind.values()[rs.getShort("kind")], rs.getString("bucket"),
-        rs.getString("bucket_id"), new String(rs.getBytes("key"), StandardCharsets.UTF_8),
-        rs.getString("version_id"), rs.getInt("part_number"), rs.getLong("size"),
-        locations(rs.getString("locations")), rs.getTimestamp("deleted_at").toInstant());
+  /** Reads claimed deleted_object rows, its columns found once per result. */
+  private static final class ObjectGarbageColumns {
+    private final int bucketId;
+    private final int id;
+    private final int kind;
+    private final int bucket;
+    private final int key;
+    private final int versionId;
+    private final int partNumber;
+    private final int size;
+    private final int locations;
+    private final int deletedAt;
+
+    ObjectGarbageColumns(ResultSet rs) throws SQLException {
+      bucketId = rs.findColumn("bucket_id");
+      id = rs.findColumn("id");
+      kind = rs.findColumn("kind");
+      bucket = rs.findColumn("bucket");
+      key = rs.findColumn("key");
+      versionId = rs.findColumn("version_id");
+      partNumber = rs.findColumn("part_number");
+      size = rs.findColumn("size");
+      locations = rs.findColumn("locations");
+      deletedAt = rs.findColumn("deleted_at");
+    }
+
+    GarbageRecord read(ResultSet rs) throws SQLException {
+      String b = rs.getString(bucketId);
+      return new GarbageRecord("o:" + b + ":" + rs.getLong(id),
+          GarbageRecord.Kind.values()[rs.getShort(kind)], rs.getString(bucket), b,
+          new String(rs.getBytes(key), StandardCharsets.UTF_8), rs.getString(versionId),
+          rs.getInt(partNumber), rs.getLong(size), locations(rs.getString(locations)),
+          rs.getTimestamp(deletedAt).toInstant());
+    }
   }
 
   @Override
   protected int doAcknowledgeGarbage(String claimId, Collection<String> recordIds) {
-    return gcChange(claimId, recordIds, "DELETE FROM %s WHERE claim_id = :claim"
-        + " AND lease_until > now() AND %s");
+    return settle(claimId, recordIds, false);
   }
 
   @Override
   protected int doReleaseGarbage(String claimId, Collection<String> recordIds) {
-    return gcChange(claimId, recordIds, "UPDATE %s SET claim_id = NULL, lease_until = NULL"
-        + " WHERE claim_id = :claim AND %s");
+    return settle(claimId, recordIds, true);
   }
 
-  /** Runs a statement over the named records of one claim, in both queue tables. */
-  private int gcChange(String claimId, Collection<String> recordIds, String template) {
+  /**
+   * Acknowledges or releases the named records of one claim. The usual call names the whole
+   * batch: one statement that deletes the lease row (and, acknowledging, its records).
+   * Otherwise one transaction settles the named part and drops the row if it is left empty.
+   */
+  private int settle(String claimId, Collection<String> recordIds, boolean release) {
     UUID claim;
     try {
       claim = UUID.fromString(claimId);
     } catch (IllegalArgumentException e) {
       return 0;
     }
-    List<UUID> buckets = new ArrayList<>();
-    List<Long> objectIds = new ArrayList<>();
+    long[] objectIds = new long[recordIds.size()];
+    int objects = 0;
+    // uuid order in PostgreSQL is unsigned byte order: that of the canonical lower-case text
+    java.util.TreeMap<String, UUID> buckets = new java.util.TreeMap<>();
     for (String id : recordIds) {
-      String[] p = id.split(":");
+      // "o:<bucket id>:<seq>" (the seq alone identifies it) or "b:<bucket id>"; anything else is
+      // not a record of this store and is ignored, as the contract says.
       try {
-        if (p.length == 2 && p[0].equals("b")) {
-          buckets.add(UUID.fromString(p[1]));
-        } else if (p.length == 3 && p[0].equals("o")) {
-          UUID.fromString(p[1]);
-          objectIds.add(Long.parseLong(p[2]));
+        if (id.length() == 38 && id.startsWith("b:")) {
+          UUID b = UUID.fromString(id.substring(2));
+          buckets.put(b.toString(), b);
+        } else if (id.length() > 39 && id.startsWith("o:") && id.charAt(38) == ':'
+            && id.charAt(10) == '-' && id.charAt(15) == '-' && id.charAt(20) == '-'
+            && id.charAt(25) == '-') {
+          objectIds[objects++] = Long.parseLong(id, 39, id.length(), 10);
         }
       } catch (IllegalArgumentException e) {
-        // not a record of this store: ignored, as the contract says
+        // as above
       }
     }
-    return tx(h -> {
-      int n = 0;
-      if (!objectIds.isEmpty()) {
-        // ids are unique in the table (an identity): the index on id finds them.
-        n += h.createUpdate(String.format(template, s + ".deleted_object",
-                "id = ANY(CAST(:ids AS bigint[]))"))
-            .bind("claim", claim).bind("ids", objectIds.toArray(new Long[0])).execute();
+    if (objects == 0 && buckets.isEmpty()) {
+      return 0;
+    }
+    long[] oids = java.util.Arrays.stream(objectIds, 0, objects).sorted().distinct().toArray();
+    UUID[] bids = buckets.values().toArray(new UUID[0]);
+    Integer whole = jdbc(true, c -> {
+      try (NamedSql.Bound q = NamedSql.of(sql.settleWholeClaim(release)).prepare(c)) {
+        q.set("claim", claim).set("oids", oids).set("bids", bids);
+        try (ResultSet rs = q.statement().executeQuery()) {
+          rs.next();
+          return rs.getInt("matched") == 1 ? rs.getInt("n") : null;
+        }
       }
-      if (!buckets.isEmpty()) {
-        n += h.createUpdate(String.format(template, s + ".deleted_bucket",
-                "id = ANY(CAST(:bs AS uuid[]))"))
-            .bind("claim", claim).bind("bs", buckets.toArray(new UUID[0])).execute();
+    });
+    if (whole != null) {
+      return whole;
+    }
+    return jdbc(false, c -> {
+      int n;
+      try (NamedSql.Bound q = NamedSql.of(sql.settlePartOfClaim(release)).prepare(c)) {
+        q.set("claim", claim).set("oids", oids).set("bids", bids);
+        try (ResultSet rs = q.statement().executeQuery()) {
+          rs.next();
+          n = rs.getInt("n");
+        }
+      }
+      try (NamedSql.Bound q = NamedSql.of(sql.dropEmptyLease()).prepare(c)) {
+        q.set("claim", claim).statement().executeUpdate();
       }
       return n;
     });
@@ -792,15 +860,15 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   @Override
   public GcQueueStats gcQueueStats() {
-    return handle(h -> h.createQuery("SELECT sum(n) n, sum(leased) leased, min(oldest) oldest,"
-            + " sum(bytes) bytes FROM (SELECT count(*) n, count(*) FILTER (WHERE lease_until > now())"
-            + " leased, min(deleted_at) oldest, coalesce(sum(size), 0) bytes FROM " + s
-            + ".deleted_object UNION ALL SELECT count(*), count(*) FILTER (WHERE lease_until > now()),"
-            + " min(deleted_at), 0 FROM " + s + ".deleted_bucket) q")
-        .map((rs, ctx) -> new GcQueueStats(rs.getLong("n"), rs.getLong("leased"),
+    return jdbc(true, c -> {
+      try (java.sql.Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery(sql.gcQueueStats())) {
+        rs.next();
+        return new GcQueueStats(rs.getLong("n"), rs.getLong("leased"),
             rs.getTimestamp("oldest") == null ? null : rs.getTimestamp("oldest").toInstant(),
-            rs.getLong("bytes")))
-        .one());
+            rs.getLong("bytes"));
+      }
+    });
   }
 
   // ------------------------------------------------------------------------------------ helpers
@@ -934,7 +1002,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   private static List<DataLocation> locations(String json) {
     try {
-      return Json.MAPPER.readValue(json, LOCATIONS);
+      return LOCATIONS.readValue(json);
     } catch (JsonProcessingException e) {
       throw new InternalErrorException("corrupt record: " + e.getOriginalMessage());
     }

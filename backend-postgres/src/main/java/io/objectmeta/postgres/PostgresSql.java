@@ -135,6 +135,120 @@ public final class PostgresSql {
         + " WHERE b.name = :name";
   }
 
+  // ---------------------------------------------------------------------------------- GC queue
+  // A record stays in its queue table (deleted_object, deleted_bucket) until acknowledged; a
+  // claim writes one gc_lease row holding the ids it took, so a claim costs a read and one small
+  // write, and an acknowledgement one DELETE per record, as a bare DELETE … RETURNING loop does.
+  // Claims exclude ids held by live leases. Claimers take turns (a transaction-scoped advisory
+  // lock, taken in its own statement so the claim's snapshot sees every lease committed before).
+
+  /** Step 1 of a claim: this schema's claim lock, held to commit. Binds: lock. */
+  public String lockClaims() {
+    return "SELECT pg_advisory_xact_lock(:lock)";
+  }
+
+  /**
+   * Step 2: drops expired leases (their records are claimable again). A lease being acknowledged
+   * right now is row-locked by the acknowledgement: this waits for it, and then sees its records
+   * gone.
+   */
+  public String dropExpiredLeases() {
+    return "DELETE FROM " + s + ".gc_lease WHERE lease_until <= now()";
+  }
+
+  /**
+   * Step 3: the oldest object records past the grace period that no live lease holds, recorded
+   * in a new lease row. Each result row is a claimed record with the lease's end.
+   * Binds: claim, grace, lease (seconds), max.
+   */
+  public String claimObjects() {
+    return "WITH c AS (SELECT * FROM " + s + ".deleted_object"
+        + " WHERE deleted_at <= now() - make_interval(secs => :grace)"
+        + " AND id NOT IN (SELECT unnest(object_ids) FROM " + s + ".gc_lease)"
+        + " ORDER BY deleted_at, id LIMIT :max)"
+        + ", l AS (INSERT INTO " + s + ".gc_lease (claim_id, lease_until, object_ids)"
+        + " SELECT :claim, now() + make_interval(secs => :lease), array_agg(id ORDER BY id) FROM c"
+        + " HAVING count(*) > 0 RETURNING lease_until)"
+        + " SELECT c.*, (SELECT lease_until FROM l) AS lease_until FROM c";
+  }
+
+  /**
+   * Step 3b, when the objects did not fill the batch: deleted-bucket records, added to the
+   * claim's lease row (created if the objects gave none). Binds: claim, grace, lease, max.
+   */
+  public String claimBuckets() {
+    return "WITH c AS (SELECT * FROM " + s + ".deleted_bucket"
+        + " WHERE deleted_at <= now() - make_interval(secs => :grace)"
+        + " AND id NOT IN (SELECT unnest(bucket_ids) FROM " + s + ".gc_lease)"
+        + " ORDER BY deleted_at, id LIMIT :max)"
+        + ", l AS (INSERT INTO " + s + ".gc_lease AS g (claim_id, lease_until, bucket_ids)"
+        + " SELECT :claim, now() + make_interval(secs => :lease), array_agg(id ORDER BY id) FROM c"
+        + " HAVING count(*) > 0 ON CONFLICT (claim_id) DO UPDATE SET bucket_ids = EXCLUDED.bucket_ids"
+        + " RETURNING lease_until)"
+        + " SELECT c.*, (SELECT lease_until FROM l) AS lease_until FROM c";
+  }
+
+  /**
+   * Settles a whole claim: the lease row whose ids are exactly the given ones (ascending) is
+   * deleted, with its records when acknowledging (which needs a live lease). One row: whether the
+   * lease matched, and the records settled. Binds: claim, oids, bids.
+   */
+  public String settleWholeClaim(boolean release) {
+    String l = "l AS (DELETE FROM " + s + ".gc_lease WHERE claim_id = :claim"
+        + " AND object_ids = CAST(:oids AS bigint[]) AND bucket_ids = CAST(:bids AS uuid[])"
+        + (release ? "" : " AND lease_until > now()") + " RETURNING object_ids, bucket_ids)";
+    if (release) {
+      return "WITH " + l + " SELECT count(*) AS matched, coalesce(sum(cardinality(object_ids)"
+          + " + cardinality(bucket_ids)), 0) AS n FROM l";
+    }
+    return "WITH " + l + deleteRecords("coalesce((SELECT object_ids FROM l), '{}')",
+            "coalesce((SELECT bucket_ids FROM l), '{}')")
+        + " SELECT (SELECT count(*) FROM l) AS matched,"
+        + " (SELECT count(*) FROM o) + (SELECT count(*) FROM b) AS n";
+  }
+
+  private String deleteRecords(String objectIds, String bucketIds) {
+    return ", o AS (DELETE FROM " + s + ".deleted_object WHERE id = ANY(" + objectIds + ") RETURNING 1)"
+        + ", b AS (DELETE FROM " + s + ".deleted_bucket WHERE id = ANY(" + bucketIds + ") RETURNING 1)";
+  }
+
+  /**
+   * Settles part of a claim: the named ids its lease holds leave the lease (deleted, when
+   * acknowledging, which needs a live lease); a lease left empty is removed by
+   * {@link #dropEmptyLease}. One row: the number settled. Binds: claim, oids, bids.
+   */
+  public String settlePartOfClaim(boolean release) {
+    return "WITH l AS (SELECT claim_id, object_ids, bucket_ids FROM " + s + ".gc_lease"
+        + " WHERE claim_id = :claim" + (release ? "" : " AND lease_until > now()") + " FOR UPDATE)"
+        + ", ho AS (SELECT unnest(object_ids) FROM l INTERSECT SELECT unnest(CAST(:oids AS bigint[])))"
+        + ", hb AS (SELECT unnest(bucket_ids) FROM l INTERSECT SELECT unnest(CAST(:bids AS uuid[])))"
+        + ", u AS (UPDATE " + s + ".gc_lease g SET"
+        + " object_ids = ARRAY(SELECT unnest(l.object_ids) EXCEPT SELECT * FROM ho ORDER BY 1),"
+        + " bucket_ids = ARRAY(SELECT unnest(l.bucket_ids) EXCEPT SELECT * FROM hb ORDER BY 1)"
+        + " FROM l WHERE g.claim_id = l.claim_id)"
+        + (release ? "" : deleteRecords("ARRAY(SELECT * FROM ho)", "ARRAY(SELECT * FROM hb)"))
+        + " SELECT (SELECT count(*) FROM ho) + (SELECT count(*) FROM hb) AS n";
+  }
+
+  /** Removes a claim's lease row once it holds nothing. Binds: claim. */
+  public String dropEmptyLease() {
+    return "DELETE FROM " + s + ".gc_lease WHERE claim_id = :claim"
+        + " AND cardinality(object_ids) + cardinality(bucket_ids) = 0";
+  }
+
+  /**
+   * Queue length (leased records included: they stay queued until acknowledged), records under
+   * a live lease, the oldest queue time and the bytes the records hold.
+   */
+  public String gcQueueStats() {
+    return "SELECT sum(n) n, sum(leased) leased, min(oldest) oldest, sum(bytes) bytes FROM ("
+        + "SELECT count(*) n, 0 leased, min(deleted_at) oldest, coalesce(sum(size), 0) bytes FROM "
+        + s + ".deleted_object UNION ALL SELECT count(*), 0, min(deleted_at), 0 FROM " + s
+        + ".deleted_bucket UNION ALL SELECT 0, coalesce(sum(cardinality(object_ids)"
+        + " + cardinality(bucket_ids)), 0), null, 0 FROM " + s + ".gc_lease"
+        + " WHERE lease_until > now()) q";
+  }
+
   /** The per-key advisory lock key: a 64-bit FNV-1a hash of bucket name, NUL, key. */
   public static long keyHash(String bucket, String key) {
     long h = 0xcbf29ce484222325L;

@@ -111,6 +111,100 @@ class PostgresBackendTest {
     }
   }
 
+  /** Puts {@code versions} objects over one key of an unversioned bucket: versions - 1 records. */
+  private static void fillQueue(MetadataStore store, String bucket, int versions) {
+    store.createBucket(bucket, "o", null);
+    for (int i = 0; i < versions; i++) {
+      store.putObject(bucket, "k", meta(i));
+    }
+  }
+
+  /** Rows of a table in the store's schema, counted by SQL. */
+  private static long rows(PostgresMetadataStore store, String table) throws Exception {
+    try (Connection c = jdbc(store); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT count(*) FROM " + store.config().schema() + "." + table)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** The row versions (xmin) of the queue's records: a write to a row changes its xmin. */
+  private static List<String> queueRowVersions(PostgresMetadataStore store) throws Exception {
+    List<String> out = new ArrayList<>();
+    try (Connection c = jdbc(store); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT id, xmin FROM " + store.config().schema()
+            + ".deleted_object ORDER BY id")) {
+      while (rs.next()) {
+        out.add(rs.getLong(1) + "@" + rs.getString(2));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aClaimWritesOneLeaseRowAndNoRecordUntilTheAcknowledgementDeletesThem() throws Exception {
+    try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
+      fillQueue(store, "gc-lease", 31);
+      List<String> before = queueRowVersions(store);
+      assertThat(before).hasSize(30);
+      GarbageClaim claim = store.claimGarbage(20, Duration.ZERO, Duration.ofMinutes(5));
+      assertThat(claim.records()).hasSize(20);
+      // One write for the batch; the records are not rewritten (the old design updated each).
+      assertThat(queueRowVersions(store)).isEqualTo(before);
+      assertThat(rows(store, "gc_lease")).isEqualTo(1);
+      assertThat(store.gcQueueStats().queued()).isEqualTo(30);
+      assertThat(store.gcQueueStats().leased()).isEqualTo(20);
+      GarbageClaim other = store.claimGarbage(20, Duration.ZERO, Duration.ofMinutes(5));
+      assertThat(other.records()).hasSize(10).doesNotContainAnyElementsOf(claim.records());
+      List<String> ids = claim.records().stream().map(GarbageRecord::id).toList();
+      assertThat(store.acknowledgeGarbage(claim.claimId(), ids)).isEqualTo(20);
+      assertThat(rows(store, "deleted_object")).isEqualTo(10);
+      assertThat(rows(store, "gc_lease")).isEqualTo(1);
+      assertThat(store.gcQueueStats().queued()).isEqualTo(10);
+      assertThat(store.acknowledgeGarbage(claim.claimId(), ids)).as("a second acknowledgement").isZero();
+    }
+  }
+
+  @Test
+  void partOfABatchIsAcknowledgedAndTheRestReturnsWithItsIdsAndQueueTimes() throws Exception {
+    try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
+      fillQueue(store, "gc-part", 11);
+      GarbageClaim claim = store.claimGarbage(10, Duration.ZERO, Duration.ofMinutes(5));
+      List<GarbageRecord> recs = claim.records();
+      List<String> first = recs.subList(0, 4).stream().map(GarbageRecord::id).toList();
+      List<String> rest = recs.subList(4, 10).stream().map(GarbageRecord::id).toList();
+      // An id of no claim and one acknowledged twice count for nothing.
+      List<String> ack = new ArrayList<>(first);
+      ack.add("o:" + recs.get(0).bucketId() + ":999999");
+      ack.add(first.get(0));
+      assertThat(store.acknowledgeGarbage(claim.claimId(), ack)).isEqualTo(4);
+      assertThat(store.gcQueueStats().leased()).isEqualTo(6);
+      assertThat(store.releaseGarbage(claim.claimId(), rest.subList(0, 3))).isEqualTo(3);
+      assertThat(store.releaseGarbage(claim.claimId(), rest.subList(3, 6))).isEqualTo(3);
+      assertThat(rows(store, "gc_lease")).as("an emptied lease row").isZero();
+      GarbageClaim again = store.claimGarbage(10, Duration.ZERO, Duration.ofMinutes(5));
+      assertThat(again.records()).containsExactlyElementsOf(recs.subList(4, 10));
+    }
+  }
+
+  @Test
+  void anExpiredLeaseIsPutBackByTheNextClaimAndItsHolderCanNoLongerAcknowledge() throws Exception {
+    try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
+      fillQueue(store, "gc-expire", 6);
+      GarbageClaim dead = store.claimGarbage(10, Duration.ZERO, Duration.ofMillis(200));
+      assertThat(dead.records()).hasSize(5);
+      io.objectmeta.conformance.Polling.until("the lease to expire",
+          () -> store.gcQueueStats().leased() == 0);
+      // The next claim puts the batch back in the queue and takes it.
+      GarbageClaim next = store.claimGarbage(10, Duration.ZERO, Duration.ofMinutes(5));
+      assertThat(next.records()).containsExactlyElementsOf(dead.records());
+      List<String> ids = dead.records().stream().map(GarbageRecord::id).toList();
+      assertThat(store.acknowledgeGarbage(dead.claimId(), ids)).isZero();
+      assertThat(store.acknowledgeGarbage(next.claimId(), ids)).isEqualTo(5);
+      assertThat(store.gcQueueStats().queued()).isZero();
+    }
+  }
+
   @Test
   void aConnectionKilledInTheMiddleOfAPutLeavesTheOldVersion() throws Exception {
     try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {

@@ -41,7 +41,7 @@ public final class PostgresFixture implements ConformanceFixture {
         Statement st = conn.createStatement()) {
       st.execute("TRUNCATE " + s + ".bucket, " + s + ".bucket_usage, " + s + ".deleted_bucket, "
           + s + ".object_version, " + s + ".object_live, " + s + ".upload, " + s + ".part, "
-          + s + ".deleted_object");
+          + s + ".deleted_object, " + s + ".gc_lease");
     } catch (SQLException e) {
       throw new IllegalStateException("cannot empty schema " + s + ": " + e.getMessage(), e);
     }

@@ -50,10 +50,19 @@ public final class Bench {
     List<Result> out = new ArrayList<>();
     try (MetadataStore store = t.openStore(); Baseline raw = t.baseline(store)) {
       log.printf("== %s (%s)%n", t.name(), t.describe());
-      pointWorkloads(t, store, raw, out);
-      listWorkloads(t, store, out);
-      gcDrain(t, store, raw, out);
-      walks(t, store, out);
+      List<String> w = c.workloads();
+      if (w.contains("point")) {
+        pointWorkloads(t, store, raw, out);
+      }
+      if (w.contains("list")) {
+        listWorkloads(t, store, out);
+      }
+      if (w.contains("gc")) {
+        gcDrain(t, store, raw, out);
+      }
+      if (w.contains("walk")) {
+        walks(t, store, out);
+      }
     }
     return out;
   }

@@ -10,6 +10,8 @@ import java.util.TreeMap;
  * {@code bench.name}, else the default ({@code --quick} switches to the small defaults).
  *
  * @param targets backends to run: {@code memory}, {@code postgres}
+ * @param workloads groups of workloads to run: {@code point} (put, get, delete), {@code list},
+ *     {@code gc}, {@code walk}
  * @param ops operations per measured run of a point workload (put, get, delete)
  * @param keys distinct keys the put and get workloads cycle over
  * @param listOps page listings per measured run
@@ -26,13 +28,16 @@ import java.util.TreeMap;
  * @param pgUrl PostgreSQL base URL; empty: {@code OBJECTMETA_PG_URL}, else embedded PostgreSQL
  * @param markdown file to write the result table to (empty: none)
  */
-public record BenchConfig(List<String> targets, int ops, int keys, int listOps, int warmups,
+public record BenchConfig(List<String> targets, List<String> workloads, int ops, int keys, int listOps, int warmups,
     int runs, int markers, int visible, int walkBig, int walkSmall, int gcRecords, int gcBatch,
     int loadThreads, String pgUrl, String markdown, boolean quick) {
 
+  /** Every workload group, in the order they run. */
+  public static final List<String> ALL_WORKLOADS = List.of("point", "list", "gc", "walk");
+
   /** A tiny configuration for tests: a result row per workload in a few seconds. */
   public static BenchConfig tiny(List<String> targets) {
-    return new BenchConfig(targets, 20, 10, 3, 0, 1, 200, 20, 300, 100, 50, 20, 2, "", "", true);
+    return new BenchConfig(targets, ALL_WORKLOADS, 20, 10, 3, 0, 1, 200, 20, 300, 100, 50, 20, 2, "", "", true);
   }
 
   public static BenchConfig parse(String... args) {
@@ -62,7 +67,12 @@ public record BenchConfig(List<String> targets, int ops, int keys, int listOps, 
     }
     V v = new V();
     List<String> targets = new ArrayList<>(List.of(v.s("targets", "memory,postgres").split(",")));
-    return new BenchConfig(targets, v.i("ops", 2000, 300), v.i("keys", 1000, 100),
+    List<String> workloads = List.of(v.s("workloads", String.join(",", ALL_WORKLOADS)).split(","));
+    if (!ALL_WORKLOADS.containsAll(workloads)) {
+      throw new IllegalArgumentException("--workloads: one or more of " + ALL_WORKLOADS
+          + ", not " + workloads + "\n" + usage());
+    }
+    return new BenchConfig(targets, workloads, v.i("ops", 2000, 300), v.i("keys", 1000, 100),
         v.i("listOps", 50, 10), v.i("warmups", 2, 1), v.i("runs", 5, 3),
         v.i("markers", 100_000, 10_000), v.i("visible", 1000, 1000),
         v.i("walkBig", 100_000, 10_000), v.i("walkSmall", 10_000, 1_000),
@@ -71,7 +81,8 @@ public record BenchConfig(List<String> targets, int ops, int keys, int listOps, 
   }
 
   static String usage() {
-    return "usage: java -jar objectmeta-bench.jar [--quick] [--targets=memory,postgres] [--ops=N]"
+    return "usage: java -jar objectmeta-bench.jar [--quick] [--targets=memory,postgres]"
+        + " [--workloads=point,list,gc,walk] [--ops=N]"
         + " [--keys=N] [--listOps=N] [--warmups=N] [--runs=N] [--markers=N] [--visible=N]"
         + " [--walkBig=N] [--walkSmall=N] [--gcRecords=N] [--gcBatch=N] [--loadThreads=N]"
         + " [--pgUrl=postgres://user@host:port/db] [--markdown=FILE]\n"

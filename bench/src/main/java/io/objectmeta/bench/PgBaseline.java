@@ -201,7 +201,11 @@ final class PgBaseline implements Baseline {
 
   // --------------------------------------------------------------------------------- GC drain
 
-  /** DELETE … RETURNING batches of the oldest records, autocommit, until the queue is empty. */
+  /**
+   * DELETE … RETURNING batches of the oldest records, autocommit, until the queue is empty. Each
+   * returned row's columns are read as plain JDBC values (a loop that frees data must read what
+   * it deleted); no model objects are built and no JSON is parsed.
+   */
   private Phase gcDrain() {
     String q = "DELETE FROM " + schema + ".deleted_object WHERE (bucket_id, id) IN (SELECT"
         + " bucket_id, id FROM " + schema + ".deleted_object WHERE deleted_at <= now()"
@@ -214,7 +218,11 @@ final class PgBaseline implements Baseline {
       while (true) {
         int n = 0;
         try (ResultSet rs = ps.executeQuery()) {
+          int columns = rs.getMetaData().getColumnCount();
           while (rs.next()) {
+            for (int i = 1; i <= columns; i++) {
+              rs.getObject(i);
+            }
             n++;
           }
         }

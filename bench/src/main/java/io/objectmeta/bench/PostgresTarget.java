@@ -126,7 +126,9 @@ public final class PostgresTarget implements BenchTarget {
     String s = schema(store);
     try (Connection c = connect(store); Statement st = c.createStatement()) {
       st.execute("DELETE FROM " + s + ".deleted_object");
+      st.execute("DELETE FROM " + s + ".gc_lease");
       st.execute("VACUUM " + s + ".deleted_object");
+      st.execute("VACUUM " + s + ".gc_lease");
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }

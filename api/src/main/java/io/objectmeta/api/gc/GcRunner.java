@@ -4,7 +4,6 @@ import io.objectmeta.api.MetadataStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -131,33 +130,43 @@ public final class GcRunner {
   }
 
   private void handle(GarbageClaim claim) {
-    Set<String> all = new HashSet<>();
-    for (GarbageRecord r : claim.records()) {
-      all.add(r.id());
-    }
+    List<GarbageRecord> batch = claim.records();
     Set<String> confirmed;
     try {
-      confirmed = new HashSet<>(sink.free(claim.records()));
-      confirmed.retainAll(all);
+      confirmed = sink.free(batch);
     } catch (Exception e) {
-      LOG.warn("GC sink failed on a batch of {}; releasing it", all.size(), e);
+      LOG.warn("GC sink failed on a batch of {}; releasing it", batch.size(), e);
       failedBatches.incrementAndGet();
-      released.addAndGet(store.releaseGarbage(claim.claimId(), all));
+      released.addAndGet(store.releaseGarbage(claim.claimId(), ids(batch)));
       return;
     }
-    if (!confirmed.isEmpty()) {
-      freed.addAndGet(store.acknowledgeGarbage(claim.claimId(), confirmed));
-      for (GarbageRecord r : claim.records()) {
-        if (confirmed.contains(r.id())) {
-          bytesFreed.addAndGet(r.size());
-        }
+    // One pass: what the sink confirmed (ids outside the batch are ignored) and the rest.
+    List<String> ack = new ArrayList<>(batch.size());
+    List<String> rest = new ArrayList<>();
+    long bytes = 0;
+    for (GarbageRecord r : batch) {
+      if (confirmed != null && confirmed.contains(r.id())) {
+        ack.add(r.id());
+        bytes += r.size();
+      } else {
+        rest.add(r.id());
       }
     }
-    Set<String> rest = new HashSet<>(all);
-    rest.removeAll(confirmed);
+    if (!ack.isEmpty()) {
+      freed.addAndGet(store.acknowledgeGarbage(claim.claimId(), ack));
+      bytesFreed.addAndGet(bytes);
+    }
     if (!rest.isEmpty()) {
       released.addAndGet(store.releaseGarbage(claim.claimId(), rest));
     }
+  }
+
+  private static List<String> ids(List<GarbageRecord> batch) {
+    List<String> ids = new ArrayList<>(batch.size());
+    for (GarbageRecord r : batch) {
+      ids.add(r.id());
+    }
+    return ids;
   }
 
   private Progress snapshot(long start) {
