@@ -2,6 +2,7 @@ package io.objectmeta.api;
 
 import io.objectmeta.api.error.InvalidArgumentException;
 import io.objectmeta.api.spi.MetadataStoreProvider;
+import io.objectmeta.api.spi.ScratchSpace;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -25,13 +26,32 @@ public final class MetadataStores {
    *     handles its scheme (the message lists the schemes that are there)
    */
   public static MetadataStore open(String uri, Map<String, String> properties) {
-    URI parsed;
+    URI parsed = parse(uri);
+    return provider(parsed, uri).open(parsed, properties);
+  }
+
+  /**
+   * Scratch namespaces on the deployment {@code uri} names, each store empty and removed when the
+   * space closes (what {@code objectmeta verify} runs the conformance suite in).
+   *
+   * @throws InvalidArgumentException as {@link #open(String, Map)}
+   * @throws io.objectmeta.api.error.NotImplementedException the backend cannot create namespaces
+   */
+  public static ScratchSpace scratch(String uri, Map<String, String> properties) {
+    URI parsed = parse(uri);
+    return provider(parsed, uri).scratch(parsed, properties);
+  }
+
+  private static URI parse(String uri) {
     try {
       // "memory:" has an empty scheme-specific part, which java.net.URI refuses; read it as "memory:/".
-      parsed = uri != null && uri.matches("[A-Za-z][A-Za-z0-9+.-]*:") ? new URI(uri + "/") : new URI(uri);
+      return uri != null && uri.matches("[A-Za-z][A-Za-z0-9+.-]*:") ? new URI(uri + "/") : new URI(uri);
     } catch (URISyntaxException | NullPointerException e) {
       throw new InvalidArgumentException("uri", "not a URI: " + uri);
     }
+  }
+
+  private static MetadataStoreProvider provider(URI parsed, String uri) {
     String scheme = parsed.getScheme();
     if (scheme == null) {
       throw new InvalidArgumentException("uri", "has no scheme (e.g. memory: or postgres://): " + uri);
@@ -40,7 +60,7 @@ public final class MetadataStores {
     TreeSet<String> known = new TreeSet<>();
     for (MetadataStoreProvider p : ServiceLoader.load(MetadataStoreProvider.class)) {
       if (p.schemes().contains(scheme)) {
-        return p.open(parsed, properties);
+        return p;
       }
       known.addAll(p.schemes());
     }

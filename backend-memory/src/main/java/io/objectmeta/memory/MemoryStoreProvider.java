@@ -2,6 +2,7 @@ package io.objectmeta.memory;
 
 import io.objectmeta.api.MetadataStore;
 import io.objectmeta.api.spi.MetadataStoreProvider;
+import io.objectmeta.api.spi.ScratchSpace;
 import java.net.URI;
 import java.util.Map;
 import java.util.Set;
@@ -27,5 +28,26 @@ public final class MemoryStoreProvider implements MetadataStoreProvider {
       return new MemoryMetadataStore();
     }
     return NAMED.computeIfAbsent(name, n -> new MemoryMetadataStore());
+  }
+
+  /** Every store of the space is a new private one; nothing outlives it. */
+  @Override
+  public ScratchSpace scratch(URI uri, Map<String, String> properties) {
+    return new ScratchSpace() {
+      @Override
+      public String describe() {
+        return "memory: (a new private store per namespace)";
+      }
+
+      @Override
+      public MetadataStore open() {
+        return new MemoryMetadataStore();
+      }
+
+      @Override
+      public void close() {
+        // nothing to remove
+      }
+    };
   }
 }

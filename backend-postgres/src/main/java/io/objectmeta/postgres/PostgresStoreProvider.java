@@ -2,6 +2,7 @@ package io.objectmeta.postgres;
 
 import io.objectmeta.api.MetadataStore;
 import io.objectmeta.api.spi.MetadataStoreProvider;
+import io.objectmeta.api.spi.ScratchSpace;
 import java.net.URI;
 import java.util.Map;
 import java.util.Set;
@@ -16,5 +17,11 @@ public final class PostgresStoreProvider implements MetadataStoreProvider {
   @Override
   public MetadataStore open(URI uri, Map<String, String> properties) {
     return new PostgresMetadataStore(PostgresConfig.from(uri, properties));
+  }
+
+  /** Schemas next to the URI's, each dropped when the space closes; see {@link PostgresScratchSpace}. */
+  @Override
+  public ScratchSpace scratch(URI uri, Map<String, String> properties) {
+    return new PostgresScratchSpace(PostgresConfig.from(uri, properties));
   }
 }

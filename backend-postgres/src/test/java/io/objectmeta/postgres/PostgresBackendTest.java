@@ -205,6 +205,37 @@ class PostgresBackendTest {
     }
   }
 
+  private static List<String> schemasLike(String prefix) throws Exception {
+    List<String> out = new ArrayList<>();
+    URI u = URI.create(PostgresTestDatabase.url());
+    PostgresConfig c = PostgresConfig.from(u, Map.of());
+    try (Connection conn = DriverManager.getConnection(c.jdbcUrl(), c.user(), c.password());
+        Statement st = conn.createStatement();
+        ResultSet rs = st.executeQuery("SELECT schema_name FROM information_schema.schemata"
+            + " WHERE schema_name LIKE '" + prefix + "%' ORDER BY 1")) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aScratchSpaceOpensEmptySchemasOfItsOwnAndDropsThemAllOnClose() throws Exception {
+    String base = "verify" + ProcessHandle.current().pid();
+    try (io.objectmeta.api.spi.ScratchSpace space =
+        MetadataStores.scratch(PostgresTestDatabase.url() + "?schema=" + base, Map.of())) {
+      assertThat(space.describe()).contains(base + "_scratch_").doesNotContain("password");
+      try (MetadataStore a = space.open(); MetadataStore b = space.open()) {
+        a.createBucket("only-in-a", "o", null);
+        assertThat(b.listBuckets(io.objectmeta.api.listing.ListBucketsRequest.all()).buckets()).isEmpty();
+        assertThat(a.listBuckets(io.objectmeta.api.listing.ListBucketsRequest.all()).buckets()).hasSize(1);
+      }
+      assertThat(schemasLike(base + "_scratch_")).hasSize(2);
+    }
+    assertThat(schemasLike(base)).as("scratch schemas left after close").isEmpty();
+  }
+
   @Test
   void aConnectionKilledInTheMiddleOfAPutLeavesTheOldVersion() throws Exception {
     try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {

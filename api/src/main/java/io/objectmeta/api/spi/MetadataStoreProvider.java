@@ -21,4 +21,16 @@ public interface MetadataStoreProvider {
    * @param properties settings not in the URI (credentials, pool sizes); may be empty
    */
   MetadataStore open(URI uri, Map<String, String> properties);
+
+  /**
+   * Scratch namespaces next to the store {@code uri} names (same server and credentials), for
+   * running the conformance suite against a live deployment.
+   *
+   * @throws io.objectmeta.api.error.NotImplementedException the backend has no namespaces to
+   *     create (the default)
+   */
+  default ScratchSpace scratch(URI uri, Map<String, String> properties) {
+    throw new io.objectmeta.api.error.NotImplementedException(
+        "scratch namespaces: not supported by the " + String.join("/", schemes()) + " backend");
+  }
 }

@@ -1,0 +1,22 @@
+package io.objectmeta.api.spi;
+
+import io.objectmeta.api.MetadataStore;
+
+/**
+ * Fresh, empty stores in throw-away namespaces of a live deployment (a PostgreSQL schema per
+ * store, say), removed when the space is closed: where {@code objectmeta verify} runs the
+ * conformance suite, so an operator can prove a deployment keeps the contract without touching
+ * its data. Obtained from {@link io.objectmeta.api.MetadataStores#scratch}.
+ */
+public interface ScratchSpace extends AutoCloseable {
+
+  /** Where the namespaces live, for reports (no credentials). */
+  String describe();
+
+  /** A new store in a namespace of its own, empty. The caller closes it. */
+  MetadataStore open();
+
+  /** Removes every namespace this space created; stores it opened should be closed first. */
+  @Override
+  void close();
+}
