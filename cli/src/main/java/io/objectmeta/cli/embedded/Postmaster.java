@@ -1,0 +1,49 @@
+package io.objectmeta.cli.embedded;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What {@code postmaster.pid} says about the server of a data directory. PostgreSQL writes the
+ * file itself when it starts and removes it when it stops, so it never disagrees with the server
+ * about its pid and port (a separate port file could); a file left by a server that died is
+ * recognized by its pid no longer being a postgres process.
+ *
+ * @param pid the postmaster's process id
+ * @param port the port it listens on
+ */
+record Postmaster(long pid, int port) {
+
+  /** The server the data directory's postmaster.pid names, if the file is there and readable. */
+  static Optional<Postmaster> of(Path dataDirectory) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(dataDirectory.resolve("postmaster.pid"), StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+    // Line 1 is the pid, line 4 the port (PostgreSQL's LOCK_FILE_LINE_PID / _PORT).
+    if (lines.size() < 4) {
+      return Optional.empty(); // being written by a server that is starting
+    }
+    try {
+      return Optional.of(new Postmaster(Long.parseLong(lines.get(0).trim()),
+          Integer.parseInt(lines.get(3).trim())));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The running postmaster process, if the pid is alive and looks like PostgreSQL. */
+  Optional<ProcessHandle> process() {
+    return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+        .filter(p -> p.info().command().map(c -> c.endsWith("postgres")).orElse(true));
+  }
+}
