@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code command:CMD}: runs {@code sh -c CMD} once per batch with the batch's records as JSON
@@ -21,6 +22,7 @@ import java.util.Set;
  */
 public final class CommandSink implements GcSink {
   private final String command;
+  private final Set<Process> running = ConcurrentHashMap.newKeySet();
 
   private CommandSink(String command) {
     this.command = command;
@@ -52,6 +54,27 @@ public final class CommandSink implements GcSink {
   @Override
   public Set<String> free(List<GarbageRecord> batch) throws IOException, InterruptedException {
     Process p = new ProcessBuilder("/bin/sh", "-c", command).redirectErrorStream(true).start();
+    running.add(p);
+    try {
+      return feed(p, batch);
+    } finally {
+      running.remove(p);
+    }
+  }
+
+  /**
+   * Ends the commands that run now, and what they started; their batches go back to the queue.
+   * For a stop asked of the process as a whole: Ctrl-C reaches them anyway, a SIGTERM does not.
+   */
+  public void abort() {
+    for (Process p : running) {
+      p.descendants().forEach(ProcessHandle::destroy);
+      p.destroy();
+    }
+  }
+
+  private Set<String> feed(Process p, List<GarbageRecord> batch)
+      throws IOException, InterruptedException {
     Set<String> ids = new HashSet<>();
     StringBuilder lines = new StringBuilder();
     for (GarbageRecord r : batch) {

@@ -85,11 +85,21 @@ public final class GcRunCommand extends StoreCommand {
     GcSink target = GcSinks.open(sink);
     try {
       AtomicReference<GcRunner.Progress> latest = new AtomicReference<>();
+      RefusalLimit refusals = new RefusalLimit();
       GcRunner runner = GcRunner.builder(s.store(), target).gracePeriod(gracePeriod)
           .batchSize(batchSize).concurrency(workers).lease(lease).maxRecords(maxRecords)
-          .maxTime(maxTime).progress(latest::set).build();
+          .maxTime(maxTime).progress(p -> {
+            latest.set(p);
+            refusals.check(p);
+          }).build();
+      refusals.runner = runner;
       GcRunner.Progress done;
-      onInterrupt(runner::stop);
+      onInterrupt(() -> {
+        runner.stop();
+        if (target instanceof CommandSink c) {
+          c.abort();
+        }
+      });
       try (ProgressLine line = ProgressLine.onTerminal(err(), s.store(), latest)) {
         done = runner.run();
       } finally {
@@ -101,6 +111,30 @@ public final class GcRunCommand extends StoreCommand {
     } finally {
       if (target instanceof AutoCloseable c) {
         c.close();
+      }
+    }
+  }
+
+  /**
+   * Stops a run whose sink refuses batch after batch: records it hands back are claimable again
+   * at once, so a sink that always fails would otherwise be handed the same records forever.
+   */
+  private final class RefusalLimit {
+    private static final int IN_A_ROW = 3;
+    private volatile GcRunner runner;
+    private long freedMark;
+    private long failedMark;
+    private boolean stopped;
+
+    synchronized void check(GcRunner.Progress p) {
+      if (p.freed() > freedMark) {
+        freedMark = p.freed();
+        failedMark = p.failedBatches();
+      } else if (!stopped && p.failedBatches() - failedMark >= IN_A_ROW && runner != null) {
+        stopped = true;
+        runner.stop();
+        err().println("objectmeta: gc: the sink refused " + IN_A_ROW + " batches in a row; stopping");
+        err().flush();
       }
     }
   }
