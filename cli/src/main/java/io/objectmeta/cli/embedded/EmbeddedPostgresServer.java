@@ -16,8 +16,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -238,12 +236,15 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       return;
     }
     server.get().destroy(); // SIGTERM: PostgreSQL's smart shutdown; no client is left
-    try {
-      server.get().onExit().get(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
-      // Still stopping: the next process waits for it (runningPort) or attaches.
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    // Polled here: onExit() of a process that is not our child backs off to seconds between looks.
+    long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+    while (Postmaster.running(server.get()) && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return; // still stopping: the next process waits for it (runningPort) or attaches
+      }
     }
   }
 

@@ -43,7 +43,24 @@ record Postmaster(long pid, int port) {
 
   /** The running postmaster process, if the pid is alive and looks like PostgreSQL. */
   Optional<ProcessHandle> process() {
-    return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+    return ProcessHandle.of(pid).filter(Postmaster::running)
         .filter(p -> p.info().command().map(c -> c.endsWith("postgres")).orElse(true));
+  }
+
+  /**
+   * Alive and not a zombie. A postmaster is a daemon (pg_ctl forks it); where PID 1 is slow to
+   * reap, one that has exited stays a zombie for a while, and Java counts zombies as alive.
+   */
+  static boolean running(ProcessHandle p) {
+    if (!p.isAlive()) {
+      return false;
+    }
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
+      int end = stat.lastIndexOf(')'); // the command may hold spaces and parentheses
+      return end < 0 || end + 2 >= stat.length() || stat.charAt(end + 2) != 'Z';
+    } catch (IOException | RuntimeException e) {
+      return true; // no /proc (macOS): isAlive() is all there is
+    }
   }
 }
