@@ -235,7 +235,7 @@ public final class DemoCommand extends StoreCommand {
   private void record(Step step) {
     steps.add(step);
     if (!json()) {
-      String rate = step.count() > 1 && step.millis() > 0
+      String rate = step.count() >= 100 && step.millis() > 0
           ? String.format("%8d/s", step.count() * 1000 / step.millis()) : "";
       out().printf("  %-66s %7d ms %s%n", Text.printable(step.step()), step.millis(), rate);
       out().flush();
