@@ -4,32 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.objectmeta.cli.embedded.Launcher;
+import io.objectmeta.cli.embedded.LauncherTestBase;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The real ./objectmeta script, run as a process against the embedded PostgreSQL default. */
-class LauncherIT {
-  @TempDir
-  Path dir;
-
-  private Launcher launcher;
-
-  @BeforeEach
-  void launcher() {
-    launcher = new Launcher(dir);
-  }
-
-  @AfterEach
-  void stopLeftovers() throws Exception {
-    launcher.close();
-  }
+class LauncherIT extends LauncherTestBase {
 
   private static JsonNode json(Launcher.Result r) throws Exception {
     assertThat(r.exit()).as(r.err()).isZero();

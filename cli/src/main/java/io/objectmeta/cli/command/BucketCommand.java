@@ -1,6 +1,5 @@
 package io.objectmeta.cli.command;
 
-import io.objectmeta.api.listing.BucketPage;
 import io.objectmeta.api.listing.ListBucketsRequest;
 import io.objectmeta.api.model.Bucket;
 import io.objectmeta.api.model.BucketUpdate;
@@ -51,9 +50,7 @@ public final class BucketCommand {
   }
 
   @Command(name = "create", description = "Create a bucket (unversioned unless --versioning Enabled).")
-  static final class Create extends StoreCommand {
-    @Parameters(paramLabel = "BUCKET", description = "The bucket name (S3's naming rules).")
-    String name;
+  static final class Create extends OnBucketCommand {
 
     @Option(names = "--owner", paramLabel = "ID", description = "The owner's id (default: the OS user).")
     String owner = defaultOwner();
@@ -64,15 +61,15 @@ public final class BucketCommand {
 
     @Override
     protected void checkInput() {
-      Validation.bucketName(name);
+      super.checkInput();
       Validation.owner("owner", owner);
     }
 
     @Override
     protected int run(Session s) {
-      Bucket b = s.store().createBucket(name, owner, null);
+      Bucket b = s.store().createBucket(bucket, owner, null);
       if (versioning != null) {
-        b = s.store().updateBucket(name, BucketUpdate.versioning(versioning.state));
+        b = s.store().updateBucket(bucket, BucketUpdate.versioning(versioning.state));
       }
       print(out(), b, json());
       return 0;
@@ -88,9 +85,7 @@ public final class BucketCommand {
     protected int run(Session s) {
       List<Bucket> all = new ArrayList<>();
       ListBucketsRequest first = owner == null ? ListBucketsRequest.all() : ListBucketsRequest.ofOwner(owner);
-      Pages.walk(first, s.store()::listBuckets,
-          (q, page) -> page.truncated() ? q.withMarker(page.nextMarker()) : null, true,
-          (BucketPage page) -> all.addAll(page.buckets()));
+      Pages.buckets(s.store(), first, page -> all.addAll(page.buckets()));
       if (json()) {
         Output.json(out(), Map.of("buckets", all));
         return 0;
@@ -105,22 +100,14 @@ public final class BucketCommand {
   }
 
   @Command(name = "delete", description = "Delete an empty bucket (its uploads are aborted with it).")
-  static final class Delete extends StoreCommand {
-    @Parameters(paramLabel = "BUCKET")
-    String name;
-
-    @Override
-    protected void checkInput() {
-      Validation.bucketName(name);
-    }
-
+  static final class Delete extends OnBucketCommand {
     @Override
     protected int run(Session s) {
-      s.store().deleteBucket(name);
+      s.store().deleteBucket(bucket);
       if (json()) {
-        Output.json(out(), Map.of("deleted", name));
+        Output.json(out(), Map.of("deleted", bucket));
       } else {
-        out().println("deleted bucket " + name);
+        out().println("deleted bucket " + bucket);
       }
       return 0;
     }
@@ -128,23 +115,15 @@ public final class BucketCommand {
 
   @Command(name = "versioning",
       description = "Show a bucket's versioning status, or set it to Enabled or Suspended.")
-  static final class Versioning extends StoreCommand {
-    @Parameters(index = "0", paramLabel = "BUCKET")
-    String name;
-
+  static final class Versioning extends OnBucketCommand {
     @Parameters(index = "1", arity = "0..1", paramLabel = "STATUS",
         description = "Enabled or Suspended (leave out to show the status).")
     Status status;
 
     @Override
-    protected void checkInput() {
-      Validation.bucketName(name);
-    }
-
-    @Override
     protected int run(Session s) {
-      Bucket b = status == null ? s.store().getBucket(name)
-          : s.store().updateBucket(name, BucketUpdate.versioning(status.state));
+      Bucket b = status == null ? s.store().getBucket(bucket)
+          : s.store().updateBucket(bucket, BucketUpdate.versioning(status.state));
       if (json()) {
         Output.json(out(), Map.of("bucket", b.name(), "versioning", b.versioning()));
       } else {

@@ -1,37 +1,16 @@
 package io.objectmeta.cli.command;
 
 import io.objectmeta.api.model.DeleteResult;
-import io.objectmeta.api.validation.Validation;
 import io.objectmeta.cli.Output;
 import io.objectmeta.cli.Session;
-import io.objectmeta.cli.StoreCommand;
 import io.objectmeta.cli.Text;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code delete BUCKET KEY [--version-id ID]}: DeleteObject. */
 @Command(name = "delete", description = {"Delete an object (DeleteObject).",
     "Without --version-id: unversioned buckets remove it, versioned ones add a delete marker.",
     "With --version-id: that version is removed for good, in any bucket."})
-public final class DeleteCommand extends StoreCommand {
-  @Parameters(index = "0", paramLabel = "BUCKET")
-  String bucket;
-
-  @Parameters(index = "1", paramLabel = "KEY")
-  String key;
-
-  @Option(names = "--version-id", paramLabel = "ID", description = "Remove this version for good.")
-  String versionId;
-
-  @Override
-  protected void checkInput() {
-    Validation.bucketName(bucket);
-    Validation.key(key);
-    if (versionId != null) {
-      Validation.versionId("versionId", versionId);
-    }
-  }
+public final class DeleteCommand extends VersionCommand {
 
   @Override
   protected int run(Session s) {

@@ -10,7 +10,6 @@ import io.objectmeta.api.model.ObjectVersion;
 import io.objectmeta.api.validation.Validation;
 import io.objectmeta.cli.Output;
 import io.objectmeta.cli.Session;
-import io.objectmeta.cli.StoreCommand;
 import io.objectmeta.cli.Text;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code list BUCKET}: ListObjectsV2, or ListObjectVersions with {@code --versions}; one page, or
@@ -30,21 +29,12 @@ import picocli.CommandLine.Parameters;
     + " version and delete marker with --versions.",
     "One page of --max-keys; --all pages through everything. A truncated page says on stderr how"
         + " to ask for the next one."})
-public final class ListCommand extends StoreCommand {
-  @Parameters(paramLabel = "BUCKET")
-  String bucket;
-
-  @Option(names = "--prefix", description = "Only keys that start with it.")
-  String prefix;
-
-  @Option(names = "--delimiter", description = "Roll keys up into common prefixes at it (e.g. /).")
-  String delimiter;
+public final class ListCommand extends OnBucketCommand {
+  @Mixin
+  ListingOptions listing;
 
   @Option(names = "--max-keys", paramLabel = "N", description = "Keys per page, 0 to 1000 (default 1000).")
   int maxKeys = ListObjectsRequest.DEFAULT_MAX_KEYS;
-
-  @Option(names = "--all", description = "Every page, not just the first.")
-  boolean all;
 
   @Option(names = "--start-after", paramLabel = "KEY", description = "Keys after this one.")
   String startAfter;
@@ -70,7 +60,7 @@ public final class ListCommand extends StoreCommand {
 
   @Override
   protected void checkInput() {
-    Validation.bucketName(bucket);
+    super.checkInput();
     Validation.maxKeys("maxKeys", maxKeys);
     if (versions && (startAfter != null || continuationToken != null || asOf != null)) {
       throw usage("--start-after, --continuation-token and --as-of list current objects;"
@@ -86,21 +76,21 @@ public final class ListCommand extends StoreCommand {
   protected int run(Session s) throws IOException {
     Printer p = json() ? new JsonPrinter(versions ? "versions" : "contents") : new TablePrinter();
     if (versions) {
-      ListVersionsRequest first = ListVersionsRequest.of(bucket).withPrefix(prefix)
-          .withDelimiter(delimiter).withMaxKeys(maxKeys).withKeyMarker(keyMarker)
+      ListVersionsRequest first = ListVersionsRequest.of(bucket).withPrefix(listing.prefix)
+          .withDelimiter(listing.delimiter).withMaxKeys(maxKeys).withKeyMarker(keyMarker)
           .withVersionIdMarker(versionIdMarker);
       Pages.walk(first, s.store()::listObjectVersions,
           (q, r) -> r.truncated() ? q.withKeyMarker(r.nextKeyMarker())
               .withVersionIdMarker(r.nextVersionIdMarker()) : null,
-          all, (ListVersionsResult r) -> p.page(r.versions(), r.commonPrefixes(), r.truncated(),
+          listing.all, (ListVersionsResult r) -> p.page(r.versions(), r.commonPrefixes(), r.truncated(),
               r.truncated() ? nextVersionsPage(r) : List.of()));
     } else {
-      ListObjectsV2Request first = ListObjectsV2Request.of(bucket).withPrefix(prefix)
-          .withDelimiter(delimiter).withMaxKeys(maxKeys).withStartAfter(startAfter)
+      ListObjectsV2Request first = ListObjectsV2Request.of(bucket).withPrefix(listing.prefix)
+          .withDelimiter(listing.delimiter).withMaxKeys(maxKeys).withStartAfter(startAfter)
           .withContinuationToken(continuationToken).withAsOf(asOf);
       Pages.walk(first, s.store()::listObjectsV2,
           (q, r) -> r.truncated() ? q.withContinuationToken(r.nextContinuationToken()) : null,
-          all, (ListObjectsV2Result r) -> p.page(r.contents(), r.commonPrefixes(), r.truncated(),
+          listing.all, (ListObjectsV2Result r) -> p.page(r.contents(), r.commonPrefixes(), r.truncated(),
               r.truncated() ? List.of("--continuation-token", r.nextContinuationToken()) : List.of()));
     }
     p.end();

@@ -1,5 +1,8 @@
 package io.objectmeta.cli.command;
 
+import io.objectmeta.api.MetadataStore;
+import io.objectmeta.api.listing.BucketPage;
+import io.objectmeta.api.listing.ListBucketsRequest;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -24,5 +27,11 @@ final class Pages {
       }
       request = following;
     }
+  }
+
+  /** Every page of a bucket listing, in name order. */
+  static void buckets(MetadataStore store, ListBucketsRequest first, Consumer<BucketPage> each) {
+    walk(first, store::listBuckets,
+        (q, page) -> page.truncated() ? q.withMarker(page.nextMarker()) : null, true, each);
   }
 }

@@ -2,26 +2,17 @@ package io.objectmeta.cli.command;
 
 import io.objectmeta.api.model.ObjectVersion;
 import io.objectmeta.api.model.WriteCondition;
-import io.objectmeta.api.validation.Validation;
 import io.objectmeta.cli.Session;
-import io.objectmeta.cli.StoreCommand;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code put BUCKET KEY}: writes an object version's metadata, as PutObject would. */
 @Command(name = "put", description = {"Write an object version's metadata (PutObject).",
     "Unversioned buckets overwrite; versioned ones add a version; suspended ones replace the null"
         + " version."})
-public final class PutCommand extends StoreCommand {
-  @Parameters(index = "0", paramLabel = "BUCKET")
-  String bucket;
-
-  @Parameters(index = "1", paramLabel = "KEY")
-  String key;
-
+public final class PutCommand extends KeyCommand {
   @Mixin
   MetadataOptions metadata;
 
@@ -45,8 +36,7 @@ public final class PutCommand extends StoreCommand {
 
   @Override
   protected void checkInput() {
-    Validation.bucketName(bucket);
-    Validation.key(key);
+    super.checkInput();
     if (condition != null && condition.ifNoneMatch != null && !condition.ifNoneMatch.equals("*")) {
       throw usage("--if-none-match takes only '*' (create only), got '" + condition.ifNoneMatch + "'");
     }

@@ -2,7 +2,6 @@ package io.objectmeta.cli.command;
 
 import io.objectmeta.api.error.NoSuchBucketException;
 import io.objectmeta.api.gc.GcQueueStats;
-import io.objectmeta.api.listing.BucketPage;
 import io.objectmeta.api.listing.ListBucketsRequest;
 import io.objectmeta.api.model.Bucket;
 import io.objectmeta.api.model.StoreUsage;
@@ -34,17 +33,15 @@ public final class StatsCommand extends StoreCommand {
     StoreUsage usage = s.store().usage();
     GcQueueStats gc = s.store().gcQueueStats();
     List<BucketStats> buckets = new ArrayList<>();
-    Pages.walk(ListBucketsRequest.all(), s.store()::listBuckets,
-        (q, page) -> page.truncated() ? q.withMarker(page.nextMarker()) : null, true,
-        (BucketPage page) -> {
-          for (Bucket b : page.buckets()) {
-            try {
-              buckets.add(new BucketStats(b.name(), b.versioning(), s.store().bucketUsage(b.name())));
-            } catch (NoSuchBucketException deletedMeanwhile) {
-              // listed, then deleted by someone else: not there any more
-            }
-          }
-        });
+    Pages.buckets(s.store(), ListBucketsRequest.all(), page -> {
+      for (Bucket b : page.buckets()) {
+        try {
+          buckets.add(new BucketStats(b.name(), b.versioning(), s.store().bucketUsage(b.name())));
+        } catch (NoSuchBucketException deletedMeanwhile) {
+          // listed, then deleted by someone else: not there any more
+        }
+      }
+    });
     if (json()) {
       Map<String, Object> doc = new LinkedHashMap<>();
       doc.put("store", s.description());

@@ -6,7 +6,6 @@ import io.objectmeta.api.model.MultipartUpload;
 import io.objectmeta.api.validation.Validation;
 import io.objectmeta.cli.Output;
 import io.objectmeta.cli.Session;
-import io.objectmeta.cli.StoreCommand;
 import io.objectmeta.cli.Text;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,15 +23,9 @@ import picocli.CommandLine.Parameters;
 public final class UploadsCommand {
 
   @Command(name = "list", description = "List a bucket's in-progress uploads (ListMultipartUploads).")
-  static final class ListUploads extends StoreCommand {
-    @Parameters(paramLabel = "BUCKET")
-    String bucket;
-
-    @Option(names = "--prefix", description = "Only keys that start with it.")
-    String prefix;
-
-    @Option(names = "--delimiter", description = "Roll keys up into common prefixes at it.")
-    String delimiter;
+  static final class ListUploads extends OnBucketCommand {
+    @Mixin
+    ListingOptions listing;
 
     @Option(names = "--key-marker", paramLabel = "KEY", description = "After this key.")
     String keyMarker;
@@ -44,12 +37,9 @@ public final class UploadsCommand {
     @Option(names = "--max-uploads", paramLabel = "N", description = "Per page, 0 to 1000 (default 1000).")
     int maxUploads = 1000;
 
-    @Option(names = "--all", description = "Every page, not just the first.")
-    boolean all;
-
     @Override
     protected void checkInput() {
-      Validation.bucketName(bucket);
+      super.checkInput();
       Validation.maxKeys("maxUploads", maxUploads);
     }
 
@@ -58,13 +48,13 @@ public final class UploadsCommand {
       List<MultipartUpload> uploads = new ArrayList<>();
       List<String> prefixes = new ArrayList<>();
       ListUploadsResult[] last = new ListUploadsResult[1];
-      ListUploadsRequest first = ListUploadsRequest.of(bucket).withPrefix(prefix)
-          .withDelimiter(delimiter).withKeyMarker(keyMarker).withUploadIdMarker(uploadIdMarker)
+      ListUploadsRequest first = ListUploadsRequest.of(bucket).withPrefix(listing.prefix)
+          .withDelimiter(listing.delimiter).withKeyMarker(keyMarker).withUploadIdMarker(uploadIdMarker)
           .withMaxUploads(maxUploads);
       Pages.walk(first, s.store()::listMultipartUploads,
           (q, r) -> r.truncated() ? q.withKeyMarker(r.nextKeyMarker())
               .withUploadIdMarker(r.nextUploadIdMarker()) : null,
-          all, (ListUploadsResult r) -> {
+          listing.all, (ListUploadsResult r) -> {
             uploads.addAll(r.uploads());
             prefixes.addAll(r.commonPrefixes());
             last[0] = r;
@@ -96,21 +86,9 @@ public final class UploadsCommand {
   }
 
   @Command(name = "create", description = "Start a multipart upload (CreateMultipartUpload).")
-  static final class Create extends StoreCommand {
-    @Parameters(index = "0", paramLabel = "BUCKET")
-    String bucket;
-
-    @Parameters(index = "1", paramLabel = "KEY")
-    String key;
-
+  static final class Create extends KeyCommand {
     @Mixin
     MetadataOptions metadata;
-
-    @Override
-    protected void checkInput() {
-      Validation.bucketName(bucket);
-      Validation.key(key);
-    }
 
     @Override
     protected int run(Session s) {
@@ -126,20 +104,13 @@ public final class UploadsCommand {
   }
 
   @Command(name = "abort", description = "Abort a multipart upload; its parts go to the GC queue.")
-  static final class Abort extends StoreCommand {
-    @Parameters(index = "0", paramLabel = "BUCKET")
-    String bucket;
-
-    @Parameters(index = "1", paramLabel = "KEY")
-    String key;
-
+  static final class Abort extends KeyCommand {
     @Parameters(index = "2", paramLabel = "UPLOAD_ID")
     String uploadId;
 
     @Override
     protected void checkInput() {
-      Validation.bucketName(bucket);
-      Validation.key(key);
+      super.checkInput();
       Validation.uploadId(uploadId);
     }
 

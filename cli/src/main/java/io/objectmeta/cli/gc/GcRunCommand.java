@@ -28,13 +28,13 @@ import picocli.CommandLine.Option;
     + " older than the grace period, hand them to the sink, acknowledge what it freed.",
     "Concurrent runs, in this or other processes, never free the same record."})
 public final class GcRunCommand extends StoreCommand {
-  @Option(names = "--sink", required = true, paramLabel = "SPEC",
+  @Option(names = "--sink", paramLabel = "SPEC",
       description = {"Where the records go:",
           "  log:FILE      append each record to FILE as a JSON line (log:- for stdout);"
               + " every record counts as freed",
           "  command:CMD   run sh -c CMD for each batch, its records as JSON lines on stdin;"
               + " exit 0 frees the batch, any other status returns it to the queue",
-          "Other sinks: any GcSinkProvider on the class path."})
+          "Other sinks: any GcSinkProvider on the class path. Required unless --dry-run."})
   String sink;
 
   @Option(names = "--grace-period", paramLabel = "DURATION", defaultValue = "1h",
@@ -74,7 +74,12 @@ public final class GcRunCommand extends StoreCommand {
     if (maxRecords < 0) {
       throw usage("--max-records must not be negative, got " + maxRecords);
     }
-    GcSinks.provider(sink); // an unknown sink is bad input: say so before opening the store
+    if (sink == null && !dryRun) {
+      throw usage("Missing required option: '--sink=SPEC' (log:FILE, log:-, command:CMD)");
+    }
+    if (sink != null) {
+      GcSinks.provider(sink); // an unknown sink is bad input: say so before opening the store
+    }
   }
 
   @Override

@@ -11,30 +11,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Several ./objectmeta processes on one embedded server: sharing, kill -9, Ctrl-C, GC races. */
-class EmbeddedServerIT {
+class EmbeddedServerIT extends LauncherTestBase {
   private static final String STARTING = "objectmeta: starting the embedded PostgreSQL";
   private static final String ATTACHED = "(already running)";
-
-  @TempDir
-  Path dir;
-
-  private Launcher launcher;
-
-  @BeforeEach
-  void launcher() {
-    launcher = new Launcher(dir);
-  }
-
-  @AfterEach
-  void stopLeftovers() throws Exception {
-    launcher.close();
-  }
 
   private JsonNode gcStatus() throws Exception {
     Launcher.Result r = launcher.run("-q", "gc", "status", "--json");
