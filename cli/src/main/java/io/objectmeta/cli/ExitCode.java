@@ -23,6 +23,8 @@ public final class ExitCode {
   public static final int INCOMPLETE = 4;
   /** A bug in objectmeta: run again with --verbose for the stack trace. */
   public static final int INTERNAL = 70;
+  /** Stopped by Ctrl-C while failing (a stop by SIGINT or SIGTERM otherwise exits 130 or 143). */
+  public static final int INTERRUPTED = 130;
 
   /** The S3 codes a store raises before anything reaches its database: the caller's input is wrong. */
   private static final Set<String> INPUT_CODES = Set.of("InvalidArgument", "InvalidBucketName",

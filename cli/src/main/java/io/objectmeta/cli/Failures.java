@@ -22,7 +22,7 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
     if (Interrupts.began()) {
       err.println("objectmeta: interrupted");
       err.flush();
-      return 130;
+      return ExitCode.INTERRUPTED;
     }
     int code = ExitCode.of(ex);
     String line;

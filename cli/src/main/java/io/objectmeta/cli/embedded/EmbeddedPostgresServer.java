@@ -102,7 +102,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       IN_THIS_JVM.set(false);
       throw e instanceof ServiceUnavailableException s ? s
           : new ServiceUnavailableException("the embedded PostgreSQL in " + home
-              + " is not available: " + e.getMessage() + " (its log: " + log(home) + ")", e);
+              + " is not available: " + e.getMessage() + " (its log: " + log(home)
+              + "; --store names another store)", e);
     }
   }
 

@@ -14,10 +14,11 @@ import java.util.Optional;
  * about its pid and port (a separate port file could); a file left by a server that died is
  * recognized by its pid no longer being a postgres process.
  *
+ * @param dataDirectory the data directory whose postmaster.pid this is
  * @param pid the postmaster's process id
  * @param port the port it listens on
  */
-record Postmaster(long pid, int port) {
+record Postmaster(Path dataDirectory, long pid, int port) {
 
   /** The server the data directory's postmaster.pid names, if the file is there and readable. */
   static Optional<Postmaster> of(Path dataDirectory) {
@@ -34,17 +35,21 @@ record Postmaster(long pid, int port) {
       return Optional.empty(); // being written by a server that is starting
     }
     try {
-      return Optional.of(new Postmaster(Long.parseLong(lines.get(0).trim()),
+      return Optional.of(new Postmaster(dataDirectory, Long.parseLong(lines.get(0).trim()),
           Integer.parseInt(lines.get(3).trim())));
     } catch (NumberFormatException e) {
       return Optional.empty();
     }
   }
 
-  /** The running postmaster process, if the pid is alive and looks like PostgreSQL. */
+  /**
+   * The running postmaster, if the pid is alive and is a postgres of this data directory: after a
+   * crash or reboot the pid of a stale file may belong to anything, another PostgreSQL included.
+   */
   Optional<ProcessHandle> process() {
     return ProcessHandle.of(pid).filter(Postmaster::running)
-        .filter(p -> p.info().command().map(c -> c.endsWith("postgres")).orElse(true));
+        .filter(p -> p.info().commandLine()
+            .map(c -> c.contains("postgres") && c.contains(dataDirectory.toString())).orElse(true));
   }
 
   /**

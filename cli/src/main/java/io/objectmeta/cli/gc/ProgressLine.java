@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class ProgressLine implements AutoCloseable {
   private static final long EVERY_MILLIS = 500;
-  private static final long QUEUE_EVERY_MILLIS = 2000;
+  private static final long QUEUE_EVERY_MILLIS = 1000;
 
   private final PrintWriter err;
   private final MetadataStore store;
