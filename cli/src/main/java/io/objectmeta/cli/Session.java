@@ -1,0 +1,97 @@
+package io.objectmeta.cli;
+
+import io.objectmeta.api.MetadataStore;
+import io.objectmeta.api.MetadataStores;
+import io.objectmeta.cli.embedded.EmbeddedPostgresServer;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The store one command works on: {@code --store URI}, else {@code OBJECTMETA_STORE}, else the
+ * embedded PostgreSQL of {@code $OBJECTMETA_HOME} (default {@code ~/.objectmeta}). Closing it
+ * closes the store, then lets go of the embedded server (the last process stops it).
+ */
+public final class Session implements AutoCloseable {
+  private final MetadataStore store;
+  private final EmbeddedPostgresServer server;
+  private final String description;
+  private boolean closed;
+
+  private Session(MetadataStore store, EmbeddedPostgresServer server, String description) {
+    this.store = store;
+    this.server = server;
+    this.description = description;
+  }
+
+  /**
+   * Opens the store the options and environment name, and says on {@code notice} which it is.
+   *
+   * @throws io.objectmeta.api.error.InvalidArgumentException the URI is malformed or no backend
+   *     handles its scheme
+   * @throws io.objectmeta.api.error.ServiceUnavailableException the store cannot be reached
+   */
+  static Session open(String storeOption, Map<String, String> env, Consumer<String> notice) {
+    String uri = storeOption != null ? storeOption : blankToNull(env.get("OBJECTMETA_STORE"));
+    if (uri != null) {
+      MetadataStore store = MetadataStores.open(uri);
+      Session s = new Session(store, null, redact(uri));
+      notice.accept("store: " + s.description);
+      return s;
+    }
+    Path home = home(env);
+    EmbeddedPostgresServer server = EmbeddedPostgresServer.attach(home, notice);
+    try {
+      MetadataStore store = MetadataStores.open(server.uri());
+      Session s = new Session(store, server, "embedded PostgreSQL " + server.uri() + ", data in "
+          + server.dataDirectory() + (server.started() ? "" : " (already running)"));
+      notice.accept("store: " + s.description);
+      return s;
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  /** $OBJECTMETA_HOME, or ~/.objectmeta; absolute (the server records its data directory by path). */
+  static Path home(Map<String, String> env) {
+    String h = blankToNull(env.get("OBJECTMETA_HOME"));
+    Path p = h != null ? Path.of(h) : Path.of(System.getProperty("user.home"), ".objectmeta");
+    return p.toAbsolutePath().normalize();
+  }
+
+  public MetadataStore store() {
+    return store;
+  }
+
+  /** Which store this is, for people (a password in the URI is masked). */
+  public String description() {
+    return description;
+  }
+
+  /** Idempotent; safe from a shutdown hook while the command's thread closes it too. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      store.close();
+    } finally {
+      if (server != null) {
+        server.close();
+      }
+    }
+  }
+
+  /** The URI with the password of its user info, and a password option, masked. */
+  static String redact(String uri) {
+    return uri.replaceFirst("^([a-zA-Z][a-zA-Z0-9+.-]*://[^:/@?#]*):[^@/?#]*@", "$1:***@")
+        .replaceAll("([?&]password=)[^&#]*", "$1***");
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
+  }
+}

@@ -1,0 +1,270 @@
+package io.objectmeta.cli.embedded;
+
+import io.objectmeta.api.error.ServiceUnavailableException;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * The embedded default store: one PostgreSQL server (zonky's binaries, nothing to install) whose
+ * data lives in {@code $OBJECTMETA_HOME/pgdata} and survives between runs, shared by every
+ * objectmeta process that uses it at the same time.
+ *
+ * <h2>Sharing one server between processes</h2>
+ * Files in {@code $OBJECTMETA_HOME}:
+ * <ul>
+ *   <li>{@code clients.lock}: every process using the server holds a shared lock on it for as
+ *       long as it does;
+ *   <li>{@code start.lock}: held exclusively while a process checks whether the server runs and
+ *       starts it if not, so two processes never start two servers on one data directory;
+ *   <li>{@code pgdata/}: the data directory; its {@code postmaster.pid}, written and removed by
+ *       PostgreSQL itself, says whether a server runs and on which port ({@link Postmaster});
+ *   <li>{@code postgres.log}: the server's output.
+ * </ul>
+ * {@link #attach} takes the shared lock first, then the start lock; if postmaster.pid names a live
+ * postgres that answers on its port and serves this data directory, it attaches, otherwise it
+ * starts the server. {@link #close} gives up the shared lock and then tries, without waiting, to
+ * take clients.lock exclusively: only the last process gets it, and it stops the server while
+ * holding it, so a process arriving meanwhile waits for the stop and then starts a fresh one.
+ * The OS releases the locks of a process that dies (kill -9); the server it leaves running is
+ * found and used by the next process, and stopped by the last one.
+ *
+ * <p>zonky's EmbeddedPostgres normally stops its server in a JVM shutdown hook and deletes its
+ * data; here it runs with {@code setRegisterShutdownHook(false)} and
+ * {@code setCleanDataDirectory(false)}: the server (started with pg_ctl, so not a child that dies
+ * with the JVM) outlives the process that started it, and only the last process stops it. It is
+ * stopped with SIGTERM, PostgreSQL's "smart" shutdown, which the server also answers when it runs
+ * in the user namespace zonky gives it under root.
+ *
+ * <p>One instance per JVM: file locks belong to the process, not to a thread.
+ */
+public final class EmbeddedPostgresServer implements AutoCloseable {
+  private static final Duration START_WAIT = Duration.ofSeconds(60);
+  private static final Duration STOP_WAIT = Duration.ofSeconds(60);
+  private static final AtomicBoolean IN_THIS_JVM = new AtomicBoolean();
+
+  private final Path home;
+  private final FileChannel clients;
+  private final int port;
+  private final boolean started;
+  private FileLock shared;
+
+  private EmbeddedPostgresServer(Path home, FileChannel clients, FileLock shared, int port,
+      boolean started) {
+    this.home = home;
+    this.clients = clients;
+    this.shared = shared;
+    this.port = port;
+    this.started = started;
+  }
+
+  /**
+   * Uses the server of {@code home}, starting it if none runs.
+   *
+   * @param notice told what happens that a person waiting may want to know (a start, a first run)
+   * @throws ServiceUnavailableException the server could not be started or reached
+   */
+  public static EmbeddedPostgresServer attach(Path home, Consumer<String> notice) {
+    if (!IN_THIS_JVM.compareAndSet(false, true)) {
+      throw new IllegalStateException("this process already uses the embedded PostgreSQL");
+    }
+    FileChannel clients = null;
+    try {
+      Files.createDirectories(home);
+      clients = FileChannel.open(home.resolve("clients.lock"), StandardOpenOption.CREATE,
+          StandardOpenOption.READ, StandardOpenOption.WRITE);
+      FileLock shared = clients.lock(0, Long.MAX_VALUE, true);
+      try (FileChannel start = FileChannel.open(home.resolve("start.lock"),
+          StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          FileLock ignored = start.lock()) {
+        Optional<Integer> running = runningPort(home);
+        if (running.isPresent()) {
+          return new EmbeddedPostgresServer(home, clients, shared, running.get(), false);
+        }
+        return new EmbeddedPostgresServer(home, clients, shared, start(home, notice), true);
+      }
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(clients);
+      IN_THIS_JVM.set(false);
+      throw e instanceof ServiceUnavailableException s ? s
+          : new ServiceUnavailableException("the embedded PostgreSQL in " + home
+              + " is not available: " + e.getMessage() + " (its log: " + log(home)
+              + "; --store names another store)", e);
+    }
+  }
+
+  /** The store URI of this server. */
+  public String uri() {
+    return "postgres://postgres@localhost:" + port + "/postgres";
+  }
+
+  /** Whether this process started the server (rather than attaching to a running one). */
+  public boolean started() {
+    return started;
+  }
+
+  /** The data directory. */
+  public Path dataDirectory() {
+    return dataDirectory(home);
+  }
+
+  /**
+   * Stops using the server; the last process to do so stops it. Close the store first: a smart
+   * shutdown waits for open connections.
+   */
+  @Override
+  public synchronized void close() {
+    if (shared == null) {
+      return;
+    }
+    try {
+      shared.release();
+      shared = null;
+      FileLock last = clients.tryLock();
+      if (last != null) {
+        try {
+          stop(home);
+        } finally {
+          last.release();
+        }
+      }
+    } catch (IOException e) {
+      // The locks go with the channel; a server left running is found by the next process.
+    } finally {
+      closeQuietly(clients);
+      IN_THIS_JVM.set(false);
+    }
+  }
+
+  private static Path dataDirectory(Path home) {
+    return home.resolve("pgdata");
+  }
+
+  private static Path log(Path home) {
+    return home.resolve("postgres.log");
+  }
+
+  /**
+   * The port of the server that runs on this home's data directory, or empty when none does (no
+   * postmaster.pid, or one left behind by a server that died). A server that is still starting
+   * or stopping is waited for.
+   */
+  private static Optional<Integer> runningPort(Path home) {
+    long deadline = System.nanoTime() + START_WAIT.toNanos();
+    while (true) {
+      Optional<Postmaster> pm = Postmaster.of(dataDirectory(home));
+      if (pm.isEmpty() || pm.get().process().isEmpty()) {
+        return Optional.empty();
+      }
+      if (serves(pm.get().port(), dataDirectory(home))) {
+        return Optional.of(pm.get().port());
+      }
+      if (System.nanoTime() > deadline) {
+        throw new ServiceUnavailableException("a PostgreSQL (pid " + pm.get().pid() + ") runs on "
+            + dataDirectory(home) + " but does not answer on port " + pm.get().port()
+            + " (its log: " + log(home) + ")");
+      }
+      sleep(200);
+    }
+  }
+
+  /** Whether a server answers on the port and serves this data directory (not another's). */
+  private static boolean serves(int port, Path dataDirectory) {
+    Properties p = new Properties();
+    p.setProperty("user", "postgres");
+    p.setProperty("connectTimeout", "2");
+    p.setProperty("socketTimeout", "10");
+    try (Connection c = DriverManager.getConnection("jdbc:postgresql://localhost:" + port
+        + "/postgres", p);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW data_directory")) {
+      return rs.next() && Files.isSameFile(Path.of(rs.getString(1)), dataDirectory);
+    } catch (SQLException | IOException e) {
+      return false;
+    }
+  }
+
+  private static int start(Path home, Consumer<String> notice) throws IOException {
+    Path data = dataDirectory(home);
+    boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
+    notice.accept(fresh
+        ? "starting the embedded PostgreSQL; first run: creating its database in " + data
+        : "starting the embedded PostgreSQL (data in " + data + ")");
+    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+    while (true) {
+      try {
+        EmbeddedPostgres pg = EmbeddedPostgres.builder()
+            .setDataDirectory(data)
+            .setCleanDataDirectory(false)
+            .setRegisterShutdownHook(false)
+            .setPGStartupWait(START_WAIT)
+            // zonky passes -F (no fsync), fine for tests; a store that keeps data wants fsync.
+            .setServerConfig("fsync", "on")
+            .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log(home).toFile()))
+            .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log(home).toFile()))
+            .start();
+        return pg.getPort();
+      } catch (IllegalStateException e) {
+        // zonky locks pgdata/epg-lock for the life of the JVM that started the server; the
+        // process that just stopped it may still be exiting. Anything else is a real failure.
+        if (e.getMessage() == null || !e.getMessage().startsWith("could not lock")
+            || System.nanoTime() > deadline) {
+          throw e;
+        }
+        sleep(200);
+      }
+    }
+  }
+
+  private static void stop(Path home) {
+    Optional<ProcessHandle> server = Postmaster.of(dataDirectory(home))
+        .flatMap(Postmaster::process);
+    if (server.isEmpty()) {
+      return;
+    }
+    server.get().destroy(); // SIGTERM: PostgreSQL's smart shutdown; no client is left
+    // Polled here: onExit() of a process that is not our child backs off to seconds between looks.
+    long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+    while (Postmaster.running(server.get()) && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return; // still stopping: the next process waits for it (runningPort) or attaches
+      }
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ServiceUnavailableException("interrupted while waiting for the embedded PostgreSQL");
+    }
+  }
+
+  private static void closeQuietly(FileChannel c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (IOException ignored) {
+        // closing releases its locks either way
+      }
+    }
+  }
+}
