@@ -21,6 +21,8 @@ public final class ExitCode {
   public static final int UNAVAILABLE = 3;
   /** gc run finished, but its sink refused some batches (they went back to the queue). */
   public static final int INCOMPLETE = 4;
+  /** verify found the store breaking the contract (or a migration's copy differing from its source). */
+  public static final int MISMATCH = 5;
   /** A bug in objectmeta: run again with --verbose for the stack trace. */
   public static final int INTERNAL = 70;
   /** Stopped by Ctrl-C while failing (a stop by SIGINT or SIGTERM otherwise exits 130 or 143). */

@@ -9,6 +9,7 @@ import io.objectmeta.cli.command.ListCommand;
 import io.objectmeta.cli.command.PutCommand;
 import io.objectmeta.cli.command.StatsCommand;
 import io.objectmeta.cli.command.UploadsCommand;
+import io.objectmeta.cli.command.VerifyCommand;
 import io.objectmeta.cli.gc.GcCommand;
 import java.io.PrintWriter;
 import java.util.Map;
@@ -37,6 +38,7 @@ import picocli.CommandLine.ScopeType;
         "2:usage error or invalid input (unknown option, invalid bucket name, unknown URI scheme)",
         "3:the store is unreachable or unavailable (ServiceUnavailable); trying again may work",
         "4:gc run finished, but its sink refused some batches (they are back in the queue)",
+        "5:verify found the store breaking the contract",
         "70:internal error (a bug; --verbose shows the stack trace)"},
     subcommands = {
         DemoCommand.class,
@@ -49,6 +51,7 @@ import picocli.CommandLine.ScopeType;
         UploadsCommand.class,
         StatsCommand.class,
         GcCommand.class,
+        VerifyCommand.class,
         HelpCommand.class})
 public final class ObjectmetaCommand {
 

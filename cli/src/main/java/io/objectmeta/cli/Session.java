@@ -14,12 +14,15 @@ import java.util.function.Consumer;
  */
 public final class Session implements AutoCloseable {
   private final MetadataStore store;
+  private final String uri;
   private final EmbeddedPostgresServer server;
   private final String description;
   private boolean closed;
 
-  private Session(MetadataStore store, EmbeddedPostgresServer server, String description) {
+  private Session(MetadataStore store, String uri, EmbeddedPostgresServer server,
+      String description) {
     this.store = store;
+    this.uri = uri;
     this.server = server;
     this.description = description;
   }
@@ -35,7 +38,7 @@ public final class Session implements AutoCloseable {
     String uri = storeOption != null ? storeOption : blankToNull(env.get("OBJECTMETA_STORE"));
     if (uri != null) {
       MetadataStore store = MetadataStores.open(uri);
-      Session s = new Session(store, null, redact(uri));
+      Session s = new Session(store, uri, null, redact(uri));
       notice.accept("store: " + s.description);
       return s;
     }
@@ -43,7 +46,7 @@ public final class Session implements AutoCloseable {
     EmbeddedPostgresServer server = EmbeddedPostgresServer.attach(home, notice);
     try {
       MetadataStore store = MetadataStores.open(server.uri());
-      Session s = new Session(store, server, "embedded PostgreSQL " + server.uri() + ", data in "
+      Session s = new Session(store, server.uri(), server, "embedded PostgreSQL " + server.uri() + ", data in "
           + server.dataDirectory() + (server.started() ? "" : " (already running)"));
       notice.accept("store: " + s.description);
       return s;
@@ -62,6 +65,11 @@ public final class Session implements AutoCloseable {
 
   public MetadataStore store() {
     return store;
+  }
+
+  /** The URI the store was opened with (credentials included: not for display). */
+  public String uri() {
+    return uri;
   }
 
   /** Which store this is, for people (a password in the URI is masked). */

@@ -83,4 +83,17 @@ class LauncherIT extends LauncherTestBase {
     // None of them needed the embedded server, so none was started.
     assertThat(Files.exists(launcher.home().resolve("pgdata"))).isFalse();
   }
+
+  @Test
+  void verifyProvesTheEmbeddedDefaultKeepsTheContractInScratchSchemas() throws Exception {
+    assertThat(launcher.run("bucket", "create", "kept").exit()).isZero();
+    Launcher.Result r = launcher.run("verify");
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.errLines()).anySatisfy(l -> assertThat(l)
+        .startsWith("verify: scratch namespaces in postgres localhost:").contains("objectmeta_scratch_"));
+    assertThat(r.out()).contains("GC queue", " 0 failed, 0 skipped", "the store keeps the contract");
+    assertThat(json(launcher.run("bucket", "list", "--json")).get("buckets")).hasSize(1);
+    launcher.assertNoServer();
+  }
 }
