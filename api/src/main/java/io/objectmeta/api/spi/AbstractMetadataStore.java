@@ -276,12 +276,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     require(Capability.MULTIPART_UPLOADS);
     objectArgs(bucket, key);
     Validation.uploadId(uploadId);
-    Validation.notNull("part", part);
-    Validation.partNumber("part.partNumber", part.partNumber());
-    if (part.size() < 0) {
-      throw new InvalidArgumentException("part.size", "must not be negative, got " + part.size());
-    }
-    Validation.notNull("part.etag", part.etag());
+    Validation.part("part", part);
     return doPutPart(bucket, key, uploadId, part);
   }
 
