@@ -1,9 +1,8 @@
 package io.objectmeta.postgres;
 
-import io.objectmeta.api.MetadataStore;
 import io.objectmeta.conformance.ConformanceFixture;
+import io.objectmeta.conformance.MemoryFixture;
 import io.objectmeta.conformance.MigrationConformance;
-import io.objectmeta.memory.MemoryMetadataStore;
 
 /** A migration from the in-process store into PostgreSQL. */
 class MemoryToPostgresMigrationTest extends MigrationConformance {
@@ -11,17 +10,7 @@ class MemoryToPostgresMigrationTest extends MigrationConformance {
 
   @Override
   protected ConformanceFixture source() {
-    return new ConformanceFixture() {
-      @Override
-      public String name() {
-        return "memory";
-      }
-
-      @Override
-      public MetadataStore open() {
-        return new MemoryMetadataStore();
-      }
-    };
+    return new MemoryFixture();
   }
 
   @Override

@@ -29,16 +29,6 @@ public interface GarbageRestoreContract extends StoreScenario {
   /** Queue times an hour and more ago, whole milliseconds: every backend keeps them exactly. */
   Instant LONG_AGO = Instant.ofEpochMilli(System.currentTimeMillis() - 3_600_000L * 5);
 
-  /** Queues {@code n} object records of sizes 1..n in a fresh unversioned bucket, oldest first. */
-  default String queued(int n) {
-    String b = newBucket();
-    for (int i = 1; i <= n; i++) {
-      put(b, "k" + i, "v" + i, i);
-      store().deleteObject(b, "k" + i);
-    }
-    return b;
-  }
-
   /** Every record, walking {@code listGarbage} in pages of {@code limit}. */
   default List<GarbageRecord> listAll(int limit) {
     List<GarbageRecord> all = new ArrayList<>();
@@ -84,7 +74,7 @@ public interface GarbageRestoreContract extends StoreScenario {
 
   @Test
   default void listingTheQueueReadsItInQueueOrderWithoutClaiming() {
-    queued(5);
+    queueGarbage(5);
     List<GarbageRecord> claimOrder = gcQueue();
     for (int limit : new int[] {1, 2, 5, 6, 10_000}) {
       assertThat(listAll(limit)).as("pages of %d", limit).isEqualTo(claimOrder);
@@ -102,7 +92,7 @@ public interface GarbageRestoreContract extends StoreScenario {
 
   @Test
   default void leasedRecordsAreListedAndTheCursorSurvivesAcknowledgements() {
-    queued(4);
+    queueGarbage(4);
     GarbagePage first = store().listGarbage(null, 2);
     GarbageClaim c = store().claimGarbage(1, NO_GRACE, LONG_LEASE);
     assertThat(listAll(10)).as("a leased record is still queued").hasSize(4);
@@ -114,7 +104,7 @@ public interface GarbageRestoreContract extends StoreScenario {
 
   @Test
   default void everyKindOfRecordIsListed() {
-    queued(1);
+    queueGarbage(1);
     List<GarbageRecord> given = foreignRecords();
     store().restoreGarbage(given);
     assertThat(listAll(2)).extracting(this::withoutId).as("queue order: oldest first")
@@ -124,7 +114,7 @@ public interface GarbageRestoreContract extends StoreScenario {
 
   @Test
   default void aCursorThisStoreDidNotReturnIsInvalid() {
-    queued(1);
+    queueGarbage(1);
     InvalidArgumentException e = assertRefusedAndUnchanged(InvalidArgumentException.class,
         () -> store().listGarbage("not-a-cursor", 10));
     assertThat(e.field()).isEqualTo("after");
@@ -136,7 +126,7 @@ public interface GarbageRestoreContract extends StoreScenario {
 
   @Test
   default void restoredRecordsKeepTheirFieldsAndQueueTimeUnderIdsOfThisStore() {
-    String b = queued(1);
+    String b = queueGarbage(1);
     List<GarbageRecord> given = foreignRecords();
     assertThat(store().restoreGarbage(given)).isEqualTo(4);
     GarbageClaim old = store().claimGarbage(100, Duration.ofHours(1), LONG_LEASE);
@@ -151,7 +141,7 @@ public interface GarbageRestoreContract extends StoreScenario {
 
   @Test
   default void restoredRecordsAreClaimedBeforeNewerOnesAndCountInTheStats() {
-    queued(2);
+    queueGarbage(2);
     List<GarbageRecord> given = foreignRecords();
     store().restoreGarbage(given);
     var stats = store().gcQueueStats();
@@ -165,7 +155,7 @@ public interface GarbageRestoreContract extends StoreScenario {
 
   @Test
   default void restoringTheSameRecordsAgainAddsNothing() {
-    queued(1);
+    queueGarbage(1);
     List<GarbageRecord> given = foreignRecords();
     assertThat(store().restoreGarbage(given)).isEqualTo(4);
     StoreSnapshot once = snapshot();
@@ -191,7 +181,7 @@ public interface GarbageRestoreContract extends StoreScenario {
 
   @Test
   default void malformedRecordsAreRefusedAndNoneIsAdded() {
-    queued(1);
+    queueGarbage(1);
     List<GarbageRecord> given = new ArrayList<>(foreignRecords());
     GarbageRecord r = given.get(0);
     given.set(2, new GarbageRecord(r.id() + "x", Kind.BUCKET, r.bucket(), r.bucketId(), "a-key", null,

@@ -151,11 +151,7 @@ public abstract class MigrationConformance {
     assertThat(stoppedAt.phase()).isNotEqualTo(MigrationPhase.DONE);
 
     AtomicInteger restoredKeys = new AtomicInteger();
-    MetadataStore counted = intercepted(target, (method, calls) -> {
-      if (method.equals("restoreKey")) {
-        restoredKeys.incrementAndGet();
-      }
-    });
+    MetadataStore counted = counting(target, "restoreKey"::equals, restoredKeys);
     MigrationReport report = migration(counted).build().run();
     assertThat(report.resumed()).isTrue();
     assertThat(report.verification().mismatches()).isEmpty();
@@ -189,11 +185,7 @@ public abstract class MigrationConformance {
     assertThat(resumed.verified()).isTrue();
 
     AtomicInteger writes = new AtomicInteger();
-    MetadataStore watched = intercepted(target, (method, calls) -> {
-      if (method.startsWith("restore")) {
-        writes.incrementAndGet();
-      }
-    });
+    MetadataStore watched = counting(target, method -> method.startsWith("restore"), writes);
     MigrationReport again = migration(watched).build().run();
     assertThat(again.verified()).isTrue();
     assertThat(again.copied()).isEqualTo(resumed.copied());
@@ -376,6 +368,16 @@ public abstract class MigrationConformance {
   protected static MetadataStore intercepted(MetadataStore real, CallObserver observer) {
     AtomicInteger calls = new AtomicInteger();
     return intercepting(real, (method, args) -> observer.before(method, calls));
+  }
+
+  /** A store that counts its calls of the methods named. */
+  protected static MetadataStore counting(MetadataStore real,
+      java.util.function.Predicate<String> methods, AtomicInteger count) {
+    return intercepting(real, (method, args) -> {
+      if (methods.test(method)) {
+        count.incrementAndGet();
+      }
+    });
   }
 
   protected static MetadataStore intercepting(MetadataStore real, ArgumentObserver observer) {

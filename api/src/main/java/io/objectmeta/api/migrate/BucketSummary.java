@@ -48,19 +48,12 @@ public record BucketSummary(String name, String id, String owner, VersioningStat
    * holds one page and one key's history at a time, however large the bucket.
    */
   public static BucketSummary of(MetadataStore store, Bucket bucket, int pageSize) {
-    long keys = 0;
-    long versions = 0;
-    long markers = 0;
+    MigrationCounts counts = MigrationCounts.ZERO;
     MessageDigest vd = Canonical.sha256();
     KeyHistories histories = new KeyHistories(store, bucket.name(), null, pageSize);
     for (List<ObjectVersion> h = histories.next(); h != null; h = histories.next()) {
-      keys++;
+      counts = counts.plus(MigrationCounts.key(h));
       for (ObjectVersion v : h) {
-        if (v.deleteMarker()) {
-          markers++;
-        } else {
-          versions++;
-        }
         Canonical.update(vd, Canonical.version(v));
       }
     }
@@ -88,8 +81,8 @@ public record BucketSummary(String name, String id, String owner, VersioningStat
       }
     }
     return new BucketSummary(bucket.name(), bucket.id(), bucket.owner(), bucket.versioning(),
-        bucket.created().truncatedTo(ChronoUnit.MILLIS), Canonical.json(bucket.attributes()), keys,
-        versions, markers, uploads, parts, store.bucketUsage(bucket.name()),
+        bucket.created().truncatedTo(ChronoUnit.MILLIS), Canonical.json(bucket.attributes()),
+        counts.keys(), counts.versions(), counts.deleteMarkers(), uploads, parts, store.bucketUsage(bucket.name()),
         Canonical.hex(vd.digest()), Canonical.hex(ud.digest()));
   }
 

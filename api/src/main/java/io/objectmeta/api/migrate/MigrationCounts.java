@@ -1,5 +1,8 @@
 package io.objectmeta.api.migrate;
 
+import io.objectmeta.api.model.ObjectVersion;
+import java.util.List;
+
 /**
  * What a migration has copied so far, across its resumed runs: each record once (a run counts a
  * batch when its checkpoint is written, so a batch redone after an interruption is not counted
@@ -17,6 +20,12 @@ public record MigrationCounts(long buckets, long keys, long versions, long delet
     long uploads, long parts, long garbage) {
 
   public static final MigrationCounts ZERO = new MigrationCounts(0, 0, 0, 0, 0, 0, 0);
+
+  /** One key with this history (newest first): its versions and delete markers. */
+  public static MigrationCounts key(List<ObjectVersion> history) {
+    long markers = history.stream().filter(ObjectVersion::deleteMarker).count();
+    return new MigrationCounts(0, 1, history.size() - markers, markers, 0, 0, 0);
+  }
 
   /** Records of every kind: what a rate of records per second counts. */
   public long records() {

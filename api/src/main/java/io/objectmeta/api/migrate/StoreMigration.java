@@ -216,35 +216,24 @@ public final class StoreMigration {
   /** Restores each key's history; a checkpoint about every {@code batchSize} versions. */
   private void copyKeys(String bucket) {
     KeyHistories histories = new KeyHistories(source, bucket, position.keyMarker(), batchSize);
-    long keys = 0;
-    long versions = 0;
-    long markers = 0;
+    MigrationCounts batch = MigrationCounts.ZERO;
     String last = null;
     for (List<ObjectVersion> h = histories.next(); h != null; h = histories.next()) {
       last = h.get(0).key();
       target.restoreKey(bucket, last, h);
-      keys++;
-      for (ObjectVersion v : h) {
-        if (v.deleteMarker()) {
-          markers++;
-        } else {
-          versions++;
-        }
-      }
-      if (versions + markers >= batchSize) {
-        position = position.keysThrough(last, new MigrationCounts(0, keys, versions, markers, 0, 0, 0));
+      batch = batch.plus(MigrationCounts.key(h));
+      if (batch.versions() + batch.deleteMarkers() >= batchSize) {
+        position = position.keysThrough(last, batch);
         save();
         report(MigrationPhase.KEYS, bucket);
-        keys = 0;
-        versions = 0;
-        markers = 0;
+        batch = MigrationCounts.ZERO;
         if (stopped.get()) {
           return;
         }
       }
     }
-    if (keys > 0) {
-      position = position.keysThrough(last, new MigrationCounts(0, keys, versions, markers, 0, 0, 0));
+    if (batch.keys() > 0) {
+      position = position.keysThrough(last, batch);
       save();
       report(MigrationPhase.KEYS, bucket);
     }
