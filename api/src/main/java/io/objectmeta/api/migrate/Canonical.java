@@ -1,8 +1,11 @@
 package io.objectmeta.api.migrate;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.objectmeta.api.gc.GarbageRecord;
@@ -64,10 +67,16 @@ final class Canonical {
     return t == null ? "-" : Long.toString(t.toEpochMilli());
   }
 
-  /** Compact JSON of a value, object members sorted by name at every depth. */
+  private static final ObjectWriter WRITER =
+      Json.MAPPER.writer().with(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN);
+
+  /**
+   * Compact JSON of a value, object members sorted by name at every depth, numbers as plain
+   * decimals without trailing zeros (jsonb keeps 1.50 as 1.50 and prints 1e20 in full).
+   */
   static String json(Object value) {
     try {
-      return Json.MAPPER.writeValueAsString(sorted(Json.MAPPER.valueToTree(value)));
+      return WRITER.writeValueAsString(sorted(Json.MAPPER.valueToTree(value)));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
@@ -85,6 +94,10 @@ final class Canonical {
       ArrayNode out = JsonNodeFactory.instance.arrayNode();
       a.forEach(e -> out.add(sorted(e)));
       return out;
+    }
+    boolean nonFinite = (n.isDouble() || n.isFloat()) && !Double.isFinite(n.doubleValue());
+    if (n.isNumber() && !nonFinite) {
+      return DecimalNode.valueOf(n.decimalValue().stripTrailingZeros());
     }
     return n;
   }

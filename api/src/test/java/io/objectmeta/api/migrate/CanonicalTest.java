@@ -32,6 +32,13 @@ class CanonicalTest {
   }
 
   @Test
+  void numbersArePlainDecimalsWithoutTrailingZeros() {
+    assertThat(Canonical.json(Json.object("{\"a\":1.50,\"b\":100,\"c\":1e20,\"d\":-0.25}")))
+        .isEqualTo(Canonical.json(Json.object("{\"a\":1.5,\"b\":1.00E2,\"c\":100000000000000000000,\"d\":-2.5e-1}")))
+        .isEqualTo("{\"a\":1.5,\"b\":100,\"c\":100000000000000000000,\"d\":-0.25}");
+  }
+
+  @Test
   void theNullVersionIsDigestedWithItsRevision() {
     VersionId r1 = new VersionId(1000, 0, 1);
     VersionId r2 = new VersionId(2000, 0, 1);
