@@ -2,6 +2,8 @@ package io.objectmeta.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.objectmeta.api.gc.GarbageClaim;
+import io.objectmeta.api.gc.GarbagePage;
+import io.objectmeta.api.gc.GarbageRecord;
 import io.objectmeta.api.gc.GcQueueStats;
 import io.objectmeta.api.listing.BucketPage;
 import io.objectmeta.api.listing.LifecyclePage;
@@ -69,7 +71,8 @@ import java.util.UUID;
  * characters a backend uses as separators included. Keys are ordered by their UTF-8 bytes in
  * every listing and marker ({@link io.objectmeta.api.listing.KeyOrder}). Bucket names follow S3's
  * rules ({@link io.objectmeta.api.validation.Validation}). Version ids are opaque strings; the
- * null version's id is {@code "null"}.
+ * null version's id is {@code "null"}. A bucket incarnation's id is a random UUID in canonical
+ * lower-case text, whichever backend minted it (restores carry ids from store to store).
  *
  * <h2>Versioning states</h2>
  * <ul>
@@ -93,6 +96,17 @@ import java.util.UUID;
  * Records are claimed in batches under a lease ({@link #claimGarbage}), then acknowledged
  * (removed for good) or released. Claims are exclusive between concurrent callers; a lease that
  * expires returns its records to the queue; a record is never lost and never acknowledged twice.
+ *
+ * <h2>Restores</h2>
+ * A second group of writes copies a store into another, as a migration does: {@link #restoreBucket},
+ * {@link #restoreKey}, {@link #restoreUpload} and {@link #restoreGarbage} write records as a source
+ * store reports them (bucket ids, version ids, null-version flags, delete markers, metadata,
+ * upload ids and times kept), where the other writes mint ids and take the store's clock.
+ * Each is idempotent: repeating a call (a migration resumed after an interruption redoes its
+ * last batch) leaves the store as one call did. They queue nothing for GC (a copy frees no data)
+ * and keep usage counters exactly as if the records had been written by the other calls. Times
+ * are kept at least to the millisecond (a backend may drop finer digits: PostgreSQL keeps
+ * microseconds). {@link #listGarbage} reads the GC queue without claiming, to copy it.
  *
  * <h2>Retries</h2>
  * Implementations retry internally only where the method says so (optimistic backends restart a
@@ -375,6 +389,87 @@ public interface MetadataStore extends AutoCloseable {
 
   /** Queue length, oldest record, records under lease. */
   GcQueueStats gcQueueStats();
+
+  // ------------------------------------------------------------------------------------ restore
+
+  /**
+   * Creates a bucket as another store reports it: its name, incarnation id, owner, creation time,
+   * versioning state and attributes, where {@link #createBucket} mints an id and starts
+   * unversioned. Idempotent: if a live bucket of that name has the same id, it is brought to the
+   * given owner, versioning state and attributes by the rules of {@link #updateBucket} (its
+   * creation time stays), so a resumed copy ends with the source's latest settings; its keys
+   * are not touched.
+   *
+   * @return the bucket as stored
+   * @throws io.objectmeta.api.error.BucketAlreadyExistsException a live bucket of that name has
+   *     another id, or a live bucket of another name has this id
+   * @throws io.objectmeta.api.error.InvalidArgumentException the id is not a canonical UUID; or
+   *     UNVERSIONED given for an existing incarnation that has been versioned
+   */
+  Bucket restoreBucket(Bucket bucket);
+
+  /**
+   * Replaces a key's whole history with exactly {@code versions}: their revisions (version ids),
+   * null-version flags, delete markers and metadata as given, whatever the key held before (its
+   * other versions are gone, without GC records: a restore frees no data; on a resumed copy that
+   * is the key as the interrupted run left it). The first version is the latest ({@code latest}
+   * on input is ignored); reads, listings and later writes see the key exactly as if it had been
+   * written version by version, and the bucket's usage counts it so. Repeating the call changes
+   * nothing.
+   *
+   * @param versions the key's versions, newest first by revision, without duplicates, at most
+   *     one null version, at least one; in an unversioned bucket exactly one, the null version,
+   *     not a delete marker
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   * @throws io.objectmeta.api.error.InvalidArgumentException a rule above is broken (naming the
+   *     offending {@code versions[i]}); nothing changed
+   */
+  void restoreKey(String bucket, String key, List<ObjectVersion> versions);
+
+  /**
+   * Creates an in-progress multipart upload as another store reports it: its key, upload id,
+   * initiation time and metadata, and its part records with their numbers, sizes, etags,
+   * last-modified times and data locations. Idempotent by upload id: an upload of that id and
+   * key is replaced with exactly this one and these parts (no GC records), and usage counts it
+   * once.
+   *
+   * @param parts the parts, part numbers strictly ascending (possibly none), each with its
+   *     last-modified time
+   * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   * @throws io.objectmeta.api.error.InvalidArgumentException a rule above is broken; nothing
+   *     changed
+   * @throws io.objectmeta.api.error.NotImplementedException no MULTIPART_UPLOADS capability
+   */
+  void restoreUpload(String bucket, MultipartUpload upload, List<Part> parts);
+
+  /**
+   * Reads the GC queue in queue order (oldest {@code deletedAt} first; ties in an order of the
+   * store's own), leased records included, claiming nothing. The cursor a page returns stays
+   * valid across calls and across acknowledgements of the records before it; records queued
+   * meanwhile with a later queue time are read by later pages.
+   *
+   * @param after null for the start, or a page's {@code next}
+   * @param limit 1 to 10000 records
+   * @throws io.objectmeta.api.error.InvalidArgumentException the cursor is not one this store
+   *     returned, or the limit is out of range
+   */
+  GarbagePage listGarbage(String after, int limit);
+
+  /**
+   * Adds GC records as another store reports them: kind, bucket name and incarnation id, key,
+   * version (or upload) id, part number, size, data locations and {@code deletedAt} kept, so
+   * they are claimed in their place by queue time and after their grace period. Each gets a
+   * record id of this store; the given id is remembered as the record's origin, and a record
+   * whose origin is still queued here is not added again (so a resumed copy adds each record
+   * once). Origins are compared as given: a caller copying several stores into one makes them
+   * unique across those stores (a migration prefixes the source store's UUID).
+   *
+   * @param records 1 to 10000 records (see {@code Validation.garbageRecords} for the fields
+   *     each kind has)
+   * @return how many records were added (those already present are not counted)
+   * @throws io.objectmeta.api.error.InvalidArgumentException a record is malformed; nothing added
+   */
+  int restoreGarbage(List<GarbageRecord> records);
 
   // ------------------------------------------------------------------------------------- store
 

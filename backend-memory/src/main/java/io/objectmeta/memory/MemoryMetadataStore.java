@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.objectmeta.api.Capability;
 import io.objectmeta.api.error.BucketAlreadyExistsException;
 import io.objectmeta.api.error.BucketNotEmptyException;
+import io.objectmeta.api.error.InvalidArgumentException;
 import io.objectmeta.api.error.NoSuchBucketException;
 import io.objectmeta.api.error.NoSuchUploadException;
 import io.objectmeta.api.gc.GarbageClaim;
+import io.objectmeta.api.gc.GarbagePage;
 import io.objectmeta.api.gc.GarbageRecord;
 import io.objectmeta.api.gc.GcQueueStats;
 import io.objectmeta.api.listing.Cursor;
@@ -15,6 +17,7 @@ import io.objectmeta.api.listing.KeyOrder;
 import io.objectmeta.api.model.Bucket;
 import io.objectmeta.api.model.BucketUpdate;
 import io.objectmeta.api.model.CompletedPart;
+import io.objectmeta.api.model.DataLocation;
 import io.objectmeta.api.model.DeleteResult;
 import io.objectmeta.api.model.MultipartUpload;
 import io.objectmeta.api.model.ObjectMetadata;
@@ -39,7 +42,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,7 +67,11 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
   private final Clock clock;
   private final VersionIdGenerator ids;
   private final Map<String, BucketState> buckets = new TreeMap<>();
-  private final Map<String, Queued> garbage = new LinkedHashMap<>();
+  /** The GC queue in queue order (deletedAt, then the order records were queued). */
+  private final TreeMap<QueuePos, Queued> queue = new TreeMap<>();
+  private final Map<String, Queued> garbage = new HashMap<>();
+  /** Queued records that a restore added, by the id they had in their source store. */
+  private final Map<String, Queued> origins = new HashMap<>();
   private long garbageSeq;
   private UUID uuid;
 
@@ -95,13 +102,44 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
 
   private record Upload(MultipartUpload upload, TreeMap<Integer, Part> parts) {}
 
+  /** A record's place in the queue; also the cursor of {@link #listGarbage}. */
+  private record QueuePos(Instant deletedAt, long seq) implements Comparable<QueuePos> {
+    @Override
+    public int compareTo(QueuePos o) {
+      int c = deletedAt.compareTo(o.deletedAt);
+      return c != 0 ? c : Long.compare(seq, o.seq);
+    }
+
+    String cursor() {
+      return deletedAt.getEpochSecond() + "." + deletedAt.getNano() + "." + seq;
+    }
+
+    static QueuePos parse(String cursor) {
+      String[] p = cursor.split("\\.", -1);
+      try {
+        if (p.length == 3) {
+          return new QueuePos(Instant.ofEpochSecond(Long.parseLong(p[0]), Long.parseLong(p[1])),
+              Long.parseLong(p[2]));
+        }
+      } catch (RuntimeException e) {
+        // not a cursor of ours: as below
+      }
+      throw new InvalidArgumentException("after", "not a cursor this store returned: \"" + cursor
+          + "\"");
+    }
+  }
+
   private static final class Queued {
     final GarbageRecord record;
+    final QueuePos pos;
+    final String origin;
     String claimId;
     Instant leaseUntil;
 
-    Queued(GarbageRecord record) {
+    Queued(GarbageRecord record, long seq, String origin) {
       this.record = record;
+      this.pos = new QueuePos(record.deletedAt(), seq);
+      this.origin = origin;
     }
 
     boolean leased(Instant now) {
@@ -161,8 +199,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
         }
       }
       buckets.remove(name);
-      queue(new GarbageRecord(nextGarbageId(), GarbageRecord.Kind.BUCKET, name, s.bucket.id(), null,
-          null, 0, 0, List.of(), clock.instant()));
+      queue(GarbageRecord.Kind.BUCKET, name, s.bucket.id(), null, null, 0, 0, List.of(), clock.instant(), null);
     }
   }
 
@@ -368,7 +405,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
       String claimId = UUID.randomUUID().toString();
       Instant until = now.plus(lease);
       List<GarbageRecord> out = new ArrayList<>();
-      for (Queued q : garbage.values()) {
+      for (Queued q : queue.values()) {
         if (out.size() == max) {
           break;
         }
@@ -390,7 +427,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
       for (String id : recordIds) {
         Queued q = garbage.get(id);
         if (q != null && claimId.equals(q.claimId) && q.leased(now)) {
-          garbage.remove(id);
+          unqueue(q);
           n++;
         }
       }
@@ -420,15 +457,93 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
       Instant now = clock.instant();
       long leased = 0;
       long bytes = 0;
-      Instant oldest = null;
-      for (Queued q : garbage.values()) {
+      for (Queued q : queue.values()) {
         leased += q.leased(now) ? 1 : 0;
         bytes += q.record.size();
-        if (oldest == null || q.record.deletedAt().isBefore(oldest)) {
-          oldest = q.record.deletedAt();
+      }
+      return new GcQueueStats(queue.size(), leased,
+          queue.isEmpty() ? null : queue.firstKey().deletedAt(), bytes);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------ restore
+
+  @Override
+  protected Bucket doRestoreBucket(Bucket bucket) {
+    synchronized (lock) {
+      BucketState s = buckets.get(bucket.name());
+      if (s == null) {
+        for (BucketState other : buckets.values()) {
+          if (other.bucket.id().equals(bucket.id())) {
+            throw new BucketAlreadyExistsException("bucket.id: " + bucket.id() + " is the id of"
+                + " bucket \"" + other.bucket.name() + "\"");
+          }
+        }
+        buckets.put(bucket.name(), new BucketState(bucket));
+        return bucket;
+      }
+      s.bucket = BucketRules.restore(s.bucket, bucket);
+      return s.bucket;
+    }
+  }
+
+  @Override
+  protected void doRestoreKey(String bucket, String key, List<ObjectVersion> versions) {
+    synchronized (lock) {
+      BucketState s = state(bucket);
+      apply(s, KeyWrites.restore(history(s, key), s.bucket.versioning(), versions));
+    }
+  }
+
+  @Override
+  protected void doRestoreUpload(String bucket, MultipartUpload upload, List<Part> parts) {
+    synchronized (lock) {
+      BucketState s = state(bucket);
+      TreeMap<String, Upload> perKey = s.uploads.computeIfAbsent(upload.key(), k -> new TreeMap<>());
+      TreeMap<Integer, Part> byNumber = new TreeMap<>();
+      for (Part p : parts) {
+        byNumber.put(p.partNumber(), p);
+      }
+      Upload old = perKey.put(upload.uploadId(), new Upload(upload, byNumber));
+      if (old != null) {
+        s.usage = s.usage.minus(uploadUsage(old.parts().values()));
+      }
+      s.usage = s.usage.plus(uploadUsage(parts));
+    }
+  }
+
+  @Override
+  protected GarbagePage doListGarbage(String after, int limit) {
+    synchronized (lock) {
+      Collection<Queued> rest = after == null ? queue.values()
+          : queue.tailMap(QueuePos.parse(after), false).values();
+      List<GarbageRecord> page = new ArrayList<>(Math.min(limit, queue.size()));
+      Queued last = null;
+      boolean more = false;
+      for (Queued q : rest) {
+        if (page.size() == limit) {
+          more = true;
+          break;
+        }
+        page.add(q.record);
+        last = q;
+      }
+      return new GarbagePage(page, more, more ? last.pos.cursor() : null);
+    }
+  }
+
+  @Override
+  protected int doRestoreGarbage(List<GarbageRecord> records) {
+    synchronized (lock) {
+      int added = 0;
+      for (GarbageRecord r : records) {
+        if (!origins.containsKey(r.id())) {
+          queue(r.kind(), r.bucket(), r.bucketId(), r.key(), r.versionId(), r.partNumber(), r.size(), r.dataLocations(),
+              r.deletedAt(), r.id());
+          added++;
         }
       }
-      return new GcQueueStats(garbage.size(), leased, oldest, bytes);
+      return added;
     }
   }
 
@@ -471,8 +586,8 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
     }
     Instant now = clock.instant();
     for (ObjectVersion v : c.garbage()) {
-      queue(new GarbageRecord(nextGarbageId(), GarbageRecord.Kind.OBJECT_VERSION, s.bucket.name(),
-          s.bucket.id(), v.key(), v.versionId(), 0, v.size(), v.metadata().dataLocations(), now));
+      queue(GarbageRecord.Kind.OBJECT_VERSION, s.bucket.name(), s.bucket.id(), v.key(), v.versionId(), 0, v.size(),
+          v.metadata().dataLocations(), now, null);
     }
     s.usage = s.usage.plus(c.usageDelta());
     return c;
@@ -494,23 +609,41 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
     if (perKey.isEmpty()) {
       s.uploads.remove(key);
     }
-    long partBytes = u.parts().values().stream().mapToLong(Part::size).sum();
-    s.usage = s.usage.minus(new Usage(0, 0, 0, 0, 0, 1, partBytes));
+    s.usage = s.usage.minus(uploadUsage(u.parts().values()));
+  }
+
+  /** What one upload with these parts counts in usage. */
+  private static Usage uploadUsage(Collection<Part> parts) {
+    return new Usage(0, 0, 0, 0, 0, 1, parts.stream().mapToLong(Part::size).sum());
   }
 
   private void queueParts(Bucket b, MultipartUpload u, Collection<Part> parts) {
     Instant now = clock.instant();
     for (Part p : parts) {
-      queue(new GarbageRecord(nextGarbageId(), GarbageRecord.Kind.PART, b.name(), b.id(), u.key(),
-          u.uploadId(), p.partNumber(), p.size(), p.dataLocations(), now));
+      queue(GarbageRecord.Kind.PART, b.name(), b.id(), u.key(), u.uploadId(), p.partNumber(), p.size(),
+          p.dataLocations(), now, null);
     }
   }
 
-  private void queue(GarbageRecord r) {
-    garbage.put(r.id(), new Queued(r));
+  /** Queues a record with the next id; {@code origin}: the source id of a restored record. */
+  private void queue(GarbageRecord.Kind kind, String bucket, String bucketId, String key,
+      String versionId, int partNumber, long size, List<DataLocation> locations, Instant deletedAt,
+      String origin) {
+    long seq = ++garbageSeq;
+    Queued q = new Queued(new GarbageRecord("gc-" + seq, kind, bucket, bucketId, key, versionId,
+        partNumber, size, locations, deletedAt), seq, origin);
+    queue.put(q.pos, q);
+    garbage.put(q.record.id(), q);
+    if (origin != null) {
+      origins.put(origin, q);
+    }
   }
 
-  private String nextGarbageId() {
-    return "gc-" + (++garbageSeq);
+  private void unqueue(Queued q) {
+    queue.remove(q.pos);
+    garbage.remove(q.record.id());
+    if (q.origin != null) {
+      origins.remove(q.origin);
+    }
   }
 }

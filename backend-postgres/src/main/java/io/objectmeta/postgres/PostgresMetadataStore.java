@@ -14,6 +14,7 @@ import io.objectmeta.api.error.NoSuchBucketException;
 import io.objectmeta.api.error.NoSuchUploadException;
 import io.objectmeta.api.error.ServiceUnavailableException;
 import io.objectmeta.api.gc.GarbageClaim;
+import io.objectmeta.api.gc.GarbagePage;
 import io.objectmeta.api.gc.GarbageRecord;
 import io.objectmeta.api.gc.GcQueueStats;
 import io.objectmeta.api.listing.Cursor;
@@ -154,20 +155,31 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     Bucket b = new Bucket(name, UUID.randomUUID().toString(), owner, now(),
         VersioningState.UNVERSIONED, attributes);
     return tx(h -> {
-      int n = h.createUpdate("INSERT INTO " + s + ".bucket (id, name, owner, created, versioning,"
-              + " attributes) VALUES (:id, :name, :owner, :created, :v, CAST(:attrs AS jsonb))"
-              + " ON CONFLICT (name) DO NOTHING")
-          .bind("id", UUID.fromString(b.id())).bind("name", name).bind("owner", owner)
-          .bind("created", Timestamp.from(b.created())).bind("v", (short) b.versioning().ordinal())
-          .bind("attrs", json(b.attributes())).execute();
-      if (n == 0) {
+      if (!insertBucket(h, b)) {
         throw new BucketAlreadyExistsException("bucket: \"" + name + "\" exists");
       }
-      h.createUpdate("INSERT INTO " + s + ".bucket_usage (bucket_id, shard)"
-              + " SELECT :id, g FROM generate_series(0, " + (USAGE_SHARDS - 1) + ") g")
-          .bind("id", UUID.fromString(b.id())).execute();
       return b;
     });
+  }
+
+  /**
+   * Inserts a bucket row and its usage shards; false (nothing written) if the name, or the id,
+   * is taken.
+   */
+  private boolean insertBucket(Handle h, Bucket b) {
+    int n = h.createUpdate("INSERT INTO " + s + ".bucket (id, name, owner, created, versioning,"
+            + " attributes) VALUES (:id, :name, :owner, :created, :v, CAST(:attrs AS jsonb))"
+            + " ON CONFLICT DO NOTHING")
+        .bind("id", UUID.fromString(b.id())).bind("name", b.name()).bind("owner", b.owner())
+        .bind("created", Timestamp.from(b.created())).bind("v", (short) b.versioning().ordinal())
+        .bind("attrs", json(b.attributes())).execute();
+    if (n == 0) {
+      return false;
+    }
+    h.createUpdate("INSERT INTO " + s + ".bucket_usage (bucket_id, shard)"
+            + " SELECT :id, g FROM generate_series(0, " + (USAGE_SHARDS - 1) + ") g")
+        .bind("id", UUID.fromString(b.id())).execute();
+    return true;
   }
 
   @Override
@@ -179,21 +191,25 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   protected Bucket doUpdateBucket(String name, BucketUpdate update) {
     return tx(h -> {
       Bucket before = bucket(h, name, " FOR UPDATE");
-      Bucket after = BucketRules.apply(before, update);
-      if (!before.versioning().versioned() && after.versioning().versioned()) {
-        // From now on the history lives in object_version: start it with the null versions.
-        h.createUpdate("INSERT INTO " + s + ".object_version (bucket_id, key, version_id, is_null,"
-                + " delete_marker, size, meta) SELECT bucket_id, key, version_id, is_null, false, size,"
-                + " meta FROM " + s + ".object_live WHERE bucket_id = :id")
-            .bind("id", UUID.fromString(before.id())).execute();
-      }
-      h.createUpdate("UPDATE " + s + ".bucket SET owner = :owner, versioning = :v,"
-              + " attributes = CAST(:attrs AS jsonb) WHERE id = :id")
-          .bind("owner", after.owner()).bind("v", (short) after.versioning().ordinal())
-          .bind("attrs", json(after.attributes())).bind("id", UUID.fromString(after.id()))
-          .execute();
-      return after;
+      return update(h, before, BucketRules.apply(before, update));
     });
+  }
+
+  /** Writes a change of a (locked) bucket row; enabling versioning starts its history table. */
+  private Bucket update(Handle h, Bucket before, Bucket after) {
+    if (!before.versioning().versioned() && after.versioning().versioned()) {
+      // From now on the history lives in object_version: start it with the null versions.
+      h.createUpdate("INSERT INTO " + s + ".object_version (bucket_id, key, version_id, is_null,"
+              + " delete_marker, size, meta) SELECT bucket_id, key, version_id, is_null, false, size,"
+              + " meta FROM " + s + ".object_live WHERE bucket_id = :id")
+          .bind("id", UUID.fromString(before.id())).execute();
+    }
+    h.createUpdate("UPDATE " + s + ".bucket SET owner = :owner, versioning = :v,"
+            + " attributes = CAST(:attrs AS jsonb) WHERE id = :id")
+        .bind("owner", after.owner()).bind("v", (short) after.versioning().ordinal())
+        .bind("attrs", json(after.attributes())).bind("id", UUID.fromString(after.id()))
+        .execute();
+    return after;
   }
 
   @Override
@@ -391,6 +407,17 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
         }
       }
     }
+    write(c, b, change, del, ins, upd);
+    hook.accept("written", c);
+  }
+
+  /**
+   * The one statement of a key write ({@link PostgresSql#writeKey}): the given version rows, the
+   * live row and GC records the change implies, its usage delta; none when nothing changes (an
+   * update to the same values).
+   */
+  private void write(Connection c, Bucket b, KeyChange change, List<String> del,
+      List<ObjectVersion> ins, List<ObjectVersion> upd) throws SQLException {
     ObjectVersion oldCurrent = change.before().current();
     ObjectVersion current = change.after().current();
     Boolean live = current == null ? (oldCurrent == null ? null : Boolean.FALSE)
@@ -403,8 +430,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
         v -> json.computeIfAbsent(v, PostgresMetadataStore::metaJson);
     if (del.isEmpty() && ins.isEmpty() && upd.isEmpty() && live == null && garbage.isEmpty()
         && !usage) {
-      hook.accept("written", c);
-      return; // a change that changes nothing (an update to the same values): no statement
+      return;
     }
     try (NamedSql.Bound q = NamedSql.of(sql.writeKey(!del.isEmpty(), !ins.isEmpty(), !upd.isEmpty(),
         live, !garbage.isEmpty(), usage)).prepare(c)) {
@@ -442,7 +468,6 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
       }
       q.statement().executeQuery().close();
     }
-    hook.accept("written", c);
   }
 
   private void addUsage(Handle h, UUID bucketId, int shard, Usage d) {
@@ -656,6 +681,232 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     };
   }
 
+  // ------------------------------------------------------------------------------------ restore
+
+  @Override
+  protected Bucket doRestoreBucket(Bucket given) {
+    Bucket b = new Bucket(given.name(), given.id(), given.owner(), micros(given.created()),
+        given.versioning(), given.attributes());
+    return tx(h -> {
+      Optional<Bucket> existing = findBucket(h, b.name(), " FOR UPDATE");
+      if (existing.isEmpty()) {
+        if (insertBucket(h, b)) {
+          return b;
+        }
+        // a concurrent restore of the same name, or an id another bucket holds
+        existing = findBucket(h, b.name(), " FOR UPDATE");
+        if (existing.isEmpty()) {
+          throw new BucketAlreadyExistsException("bucket.id: " + b.id() + " is the id of another"
+              + " bucket");
+        }
+      }
+      return update(h, existing.get(), BucketRules.restore(existing.get(), b));
+    });
+  }
+
+  /**
+   * One transaction, as a write's: lock the bucket and the key, read the key's whole history,
+   * apply the shared rule; if the history differs, delete all of it and write the restored one
+   * with the live row and usage delta (no GC records).
+   */
+  @Override
+  protected void doRestoreKey(String bucket, String key, List<ObjectVersion> versions) {
+    jdbc(false, c -> {
+      Bucket b = lockBucketAndKey(c, bucket, key);
+      boolean versioned = b.versioning().versioned();
+      List<ObjectVersion> rows = new ArrayList<>();
+      try (NamedSql.Bound q = NamedSql.of(sql.readWholeHistory(versioned)).prepare(c)) {
+        q.set("b", UUID.fromString(b.id())).set("k", utf8(key));
+        try (ResultSet rs = q.statement().executeQuery()) {
+          while (rs.next()) {
+            rows.add(versionRow(rs));
+          }
+        }
+      }
+      KeyChange change = KeyWrites.restore(new KeyHistory(key, rows), b.versioning(), versions);
+      if (change.after().equals(change.before())) {
+        return null; // restored before: a resumed copy redoing its last batch
+      }
+      if (versioned && !rows.isEmpty()) {
+        try (NamedSql.Bound q = NamedSql.of(sql.deleteKeyHistory()).prepare(c)) {
+          q.set("b", UUID.fromString(b.id())).set("k", utf8(key)).statement().executeUpdate();
+        }
+      }
+      write(c, b, change, List.of(), versioned ? change.after().versions() : List.of(), List.of());
+      return null;
+    });
+  }
+
+  @Override
+  protected void doRestoreUpload(String bucket, MultipartUpload upload, List<Part> parts) {
+    tx(h -> {
+      Bucket b = bucket(h, bucket, " FOR SHARE");
+      UUID bid = UUID.fromString(b.id());
+      String key = upload.key();
+      h.execute("SELECT pg_advisory_xact_lock(?)", PostgresSql.keyHash(bucket, key));
+      Usage delta = uploadUsage(parts);
+      boolean exists = h.createQuery("SELECT 1 FROM " + s + ".upload WHERE bucket_id = :b"
+              + " AND key = :k AND upload_id = :u FOR UPDATE")
+          .bind("b", bid).bind("k", utf8(key)).bind("u", upload.uploadId()).mapTo(Integer.class)
+          .findOne().isPresent();
+      if (exists) {
+        List<Part> old = parts(h, bid, upload.uploadId(), 0, Integer.MAX_VALUE);
+        delta = delta.minus(uploadUsage(old));
+        h.execute("DELETE FROM " + s + ".part WHERE bucket_id = ? AND upload_id = ?", bid,
+            upload.uploadId());
+        h.execute("DELETE FROM " + s + ".upload WHERE bucket_id = ? AND key = ? AND upload_id = ?",
+            bid, utf8(key), upload.uploadId());
+      }
+      h.createUpdate("INSERT INTO " + s + ".upload (bucket_id, key, upload_id, initiated, meta)"
+              + " VALUES (:b, :k, :u, :at, CAST(:meta AS jsonb))")
+          .bind("b", bid).bind("k", utf8(key)).bind("u", upload.uploadId())
+          .bind("at", Timestamp.from(micros(upload.initiated()))).bind("meta", json(upload.metadata()))
+          .execute();
+      if (!parts.isEmpty()) {
+        org.jdbi.v3.core.statement.PreparedBatch batch = h.prepareBatch("INSERT INTO " + s
+            + ".part (bucket_id, upload_id, part_number, size, etag, last_modified, locations)"
+            + " VALUES (:b, :u, :n, :size, :etag, :at, CAST(:loc AS jsonb))");
+        for (Part p : parts) {
+          batch.bind("b", bid).bind("u", upload.uploadId()).bind("n", p.partNumber())
+              .bind("size", p.size()).bind("etag", p.etag())
+              .bind("at", Timestamp.from(micros(p.lastModified())))
+              .bind("loc", json(p.dataLocations())).add();
+        }
+        batch.execute();
+      }
+      addUsage(h, bid, shard(key), delta);
+      return null;
+    });
+  }
+
+  private static Usage uploadUsage(Collection<Part> parts) {
+    return new Usage(0, 0, 0, 0, 0, 1, parts.stream().mapToLong(Part::size).sum());
+  }
+
+  /**
+   * Two index scans in queue order, merged: object and part records by (deleted_at, id), then
+   * deleted-bucket records of the same time by id. The cursor is the last record's place:
+   * {@code o:<deleted_at µs>:<id>} or {@code b:<deleted_at µs>:<bucket id>}.
+   */
+  @Override
+  protected GarbagePage doListGarbage(String after, int limit) {
+    GarbageCursor from = after == null ? null : GarbageCursor.parse(after);
+    return jdbc(true, c -> {
+      List<GarbageRecord> objects = new ArrayList<>();
+      try (NamedSql.Bound q = NamedSql.of(sql.listObjectGarbage(from == null,
+          from != null && from.bucket())).prepare(c)) {
+        bindGarbageCursor(q, from, from == null || from.bucket() ? null : Long.parseLong(from.id()));
+        q.set("limit", limit + 1);
+        try (ResultSet rs = q.statement().executeQuery()) {
+          ObjectGarbageColumns cols = null;
+          while (rs.next()) {
+            cols = cols == null ? new ObjectGarbageColumns(rs) : cols;
+            objects.add(cols.read(rs));
+          }
+        }
+      }
+      List<GarbageRecord> buckets = new ArrayList<>();
+      try (NamedSql.Bound q = NamedSql.of(sql.listBucketGarbage(from == null,
+          from != null && !from.bucket())).prepare(c)) {
+        bindGarbageCursor(q, from, from != null && from.bucket() ? UUID.fromString(from.id()) : null);
+        q.set("limit", limit + 1);
+        try (ResultSet rs = q.statement().executeQuery()) {
+          while (rs.next()) {
+            buckets.add(bucketGarbage(rs));
+          }
+        }
+      }
+      List<GarbageRecord> page = new ArrayList<>(Math.min(limit, objects.size() + buckets.size()));
+      int o = 0;
+      int k = 0;
+      while (page.size() < limit && (o < objects.size() || k < buckets.size())) {
+        boolean object = k == buckets.size() || (o < objects.size()
+            && !objects.get(o).deletedAt().isAfter(buckets.get(k).deletedAt()));
+        page.add(object ? objects.get(o++) : buckets.get(k++));
+      }
+      boolean more = o < objects.size() || k < buckets.size();
+      return new GarbagePage(page, more, more ? GarbageCursor.of(page.get(page.size() - 1)).encode() : null);
+    });
+  }
+
+  private static void bindGarbageCursor(NamedSql.Bound q, GarbageCursor from, Object id)
+      throws SQLException {
+    if (from != null) {
+      q.set("at", Timestamp.from(from.deletedAt()));
+      if (id != null) {
+        q.set("id", id);
+      }
+    }
+  }
+
+  /**
+   * A place in the queue order of {@link #doListGarbage}: the last record's queue time, table
+   * and id there (a sequence number, or a deleted bucket's id).
+   */
+  private record GarbageCursor(boolean bucket, Instant deletedAt, String id) {
+    static GarbageCursor of(GarbageRecord r) {
+      boolean bucket = r.kind() == GarbageRecord.Kind.BUCKET;
+      return new GarbageCursor(bucket, r.deletedAt(),
+          bucket ? r.bucketId() : r.id().substring(r.id().lastIndexOf(':') + 1));
+    }
+
+    String encode() {
+      long micros = deletedAt.getEpochSecond() * 1_000_000L + deletedAt.getNano() / 1000;
+      return (bucket ? "b:" : "o:") + micros + ":" + id;
+    }
+
+    static GarbageCursor parse(String cursor) {
+      String[] p = cursor.split(":", 3);
+      try {
+        if (p.length == 3 && (p[0].equals("o") || p[0].equals("b"))) {
+          long micros = Long.parseLong(p[1]);
+          boolean bucket = p[0].equals("b");
+          String id = bucket ? UUID.fromString(p[2]).toString() : Long.toString(Long.parseLong(p[2]));
+          return new GarbageCursor(bucket, Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
+              Math.floorMod(micros, 1_000_000L) * 1000), id);
+        }
+      } catch (IllegalArgumentException e) {
+        // not a cursor of ours: as below
+      }
+      throw new io.objectmeta.api.error.InvalidArgumentException("after", "not a cursor this store"
+          + " returned: \"" + cursor + "\"");
+    }
+  }
+
+  @Override
+  protected int doRestoreGarbage(List<GarbageRecord> records) {
+    List<GarbageRecord> objects = new ArrayList<>();
+    List<GarbageRecord> buckets = new ArrayList<>();
+    for (GarbageRecord r : records) {
+      (r.kind() == GarbageRecord.Kind.BUCKET ? buckets : objects).add(r);
+    }
+    return jdbc(true, c -> {
+      try (NamedSql.Bound q = NamedSql.of(sql.restoreGarbage()).prepare(c)) {
+        q.set("ob", objects.stream().map(r -> UUID.fromString(r.bucketId())).toArray(UUID[]::new))
+            .set("okind", objects.stream().map(r -> (long) r.kind().ordinal()).toArray(Long[]::new))
+            .set("obn", objects.stream().map(GarbageRecord::bucket).toArray(String[]::new))
+            .set("ok", objects.stream().map(r -> java.util.HexFormat.of().formatHex(utf8(r.key())))
+                .toArray(String[]::new))
+            .set("ov", objects.stream().map(GarbageRecord::versionId).toArray(String[]::new))
+            .set("opn", objects.stream().map(r -> (long) r.partNumber()).toArray(Long[]::new))
+            .set("osz", objects.stream().map(GarbageRecord::size).toArray(Long[]::new))
+            .set("oloc", objects.stream().map(r -> json(r.dataLocations())).toArray(String[]::new))
+            .set("oat", objects.stream().map(r -> micros(r.deletedAt()).toString())
+                .toArray(String[]::new))
+            .set("oorigin", objects.stream().map(GarbageRecord::id).toArray(String[]::new))
+            .set("bid", buckets.stream().map(r -> UUID.fromString(r.bucketId())).toArray(UUID[]::new))
+            .set("bn", buckets.stream().map(GarbageRecord::bucket).toArray(String[]::new))
+            .set("bat", buckets.stream().map(r -> micros(r.deletedAt()).toString())
+                .toArray(String[]::new))
+            .set("borigin", buckets.stream().map(GarbageRecord::id).toArray(String[]::new));
+        try (ResultSet rs = q.statement().executeQuery()) {
+          rs.next();
+          return rs.getInt("n");
+        }
+      }
+    });
+  }
+
   // --------------------------------------------------------------------------------- management
 
   @Override
@@ -732,9 +983,7 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
           q.set("claim", claim).set("grace", grace).set("lease", hold).set("max", max - out.size());
           try (ResultSet rs = q.statement().executeQuery()) {
             while (rs.next()) {
-              out.add(new GarbageRecord("b:" + rs.getString("id"), GarbageRecord.Kind.BUCKET,
-                  rs.getString("name"), rs.getString("id"), null, null, 0, 0, List.of(),
-                  rs.getTimestamp("deleted_at").toInstant()));
+              out.add(bucketGarbage(rs));
               if (until == null) {
                 until = rs.getTimestamp("lease_until").toInstant();
               }
@@ -747,7 +996,14 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     });
   }
 
-  /** Reads claimed deleted_object rows, its columns found once per result. */
+  /** A deleted_bucket row as a GC record. */
+  private static GarbageRecord bucketGarbage(ResultSet rs) throws SQLException {
+    return new GarbageRecord("b:" + rs.getString("id"), GarbageRecord.Kind.BUCKET,
+        rs.getString("name"), rs.getString("id"), null, null, 0, 0, List.of(),
+        rs.getTimestamp("deleted_at").toInstant());
+  }
+
+  /** Reads deleted_object rows (claimed or listed), its columns found once per result. */
   private static final class ObjectGarbageColumns {
     private final int bucketId;
     private final int id;
@@ -955,9 +1211,13 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
   }
 
   private Bucket bucket(Handle h, String name, String lock) {
-    return h.createQuery("SELECT * FROM " + s + ".bucket WHERE name = :name" + lock)
-        .bind("name", name).map((rs, ctx) -> bucketRow(rs)).findOne()
+    return findBucket(h, name, lock)
         .orElseThrow(() -> new NoSuchBucketException("bucket: \"" + name + "\" does not exist"));
+  }
+
+  private Optional<Bucket> findBucket(Handle h, String name, String lock) {
+    return h.createQuery("SELECT * FROM " + s + ".bucket WHERE name = :name" + lock)
+        .bind("name", name).map((rs, ctx) -> bucketRow(rs)).findOne();
   }
 
   private static Bucket bucketRow(ResultSet rs) throws SQLException {
@@ -1010,7 +1270,12 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   /** The time as PostgreSQL stores it (microseconds), so what a call returns equals what a read returns. */
   private static Instant now() {
-    return Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    return micros(Instant.now());
+  }
+
+  /** A time as PostgreSQL keeps it: finer digits dropped (PostgreSQL would round them). */
+  private static Instant micros(Instant t) {
+    return t.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
   }
 
   private static double seconds(Duration d) {

@@ -135,6 +135,67 @@ public final class PostgresSql {
         + " WHERE b.name = :name";
   }
 
+  // ----------------------------------------------------------------------------------- restores
+
+  /**
+   * A key's whole history, as a restore needs it (to replace all of it and to count its usage):
+   * every row of object_version, or the live row of an unversioned bucket. Binds: b, k.
+   */
+  public String readWholeHistory(boolean versioned) {
+    return versioned
+        ? "SELECT " + VERSION_COLUMNS + " FROM " + s + ".object_version WHERE bucket_id = :b AND key = :k"
+        : "SELECT " + LIVE_COLUMNS + " FROM " + s + ".object_live WHERE bucket_id = :b AND key = :k";
+  }
+
+  /**
+   * A restore's first step when the key has a history: all of it goes (no GC record), so that
+   * {@link #writeKey} then inserts the restored versions. Binds: b, k.
+   */
+  public String deleteKeyHistory() {
+    return "DELETE FROM " + s + ".object_version WHERE bucket_id = :b AND key = :k";
+  }
+
+  /**
+   * Adds restored GC records, skipping those whose origin is already queued: object and part
+   * records (parallel arrays ob, okind, obn, ok (hex of the key's UTF-8), ov, opn, osz, oloc, oat
+   * (timestamps as text), oorigin) in the given order, and deleted-bucket records (bid, bn, bat,
+   * borigin). One row: how many were added.
+   */
+  public String restoreGarbage() {
+    return "WITH o AS (INSERT INTO " + s + ".deleted_object (bucket_id, kind, bucket, key, version_id,"
+        + " part_number, size, locations, deleted_at, origin)"
+        + " SELECT x.b, x.kind, x.bn, decode(x.k, 'hex'), x.v, x.pn, x.sz, x.loc, x.at, x.origin FROM"
+        + " unnest(CAST(:ob AS uuid[]), CAST(:okind AS smallint[]), CAST(:obn AS text[]),"
+        + " CAST(:ok AS text[]), CAST(:ov AS text[]), CAST(:opn AS integer[]), CAST(:osz AS bigint[]),"
+        + " CAST(:oloc AS jsonb[]), CAST(:oat AS timestamptz[]), CAST(:oorigin AS text[]))"
+        + " WITH ORDINALITY AS x(b, kind, bn, k, v, pn, sz, loc, at, origin, i) ORDER BY x.i"
+        + " ON CONFLICT DO NOTHING RETURNING 1)"
+        + ", b AS (INSERT INTO " + s + ".deleted_bucket (id, name, deleted_at, origin)"
+        + " SELECT x.id, x.bn, x.at, x.origin FROM unnest(CAST(:bid AS uuid[]), CAST(:bn AS text[]),"
+        + " CAST(:bat AS timestamptz[]), CAST(:borigin AS text[])) AS x(id, bn, at, origin)"
+        + " ON CONFLICT DO NOTHING RETURNING 1)"
+        + " SELECT (SELECT count(*) FROM o) + (SELECT count(*) FROM b) AS n";
+  }
+
+  /**
+   * A page of object and part records in queue order (deleted_at, id) after a position, by the
+   * (deleted_at, id) index; {@code inclusive} (a position among the bucket records, which sort
+   * after the object records of the same time): every record of that time too. Binds: at, id,
+   * limit; none at the start.
+   */
+  public String listObjectGarbage(boolean start, boolean inclusive) {
+    return "SELECT * FROM " + s + ".deleted_object"
+        + (start ? "" : inclusive ? " WHERE deleted_at >= :at" : " WHERE (deleted_at, id) > (:at, :id)")
+        + " ORDER BY deleted_at, id LIMIT :limit";
+  }
+
+  /** The same for deleted-bucket records; {@code inclusive}: a position among object records. */
+  public String listBucketGarbage(boolean start, boolean inclusive) {
+    return "SELECT id, name, deleted_at FROM " + s + ".deleted_bucket"
+        + (start ? "" : inclusive ? " WHERE deleted_at >= :at" : " WHERE (deleted_at, id) > (:at, :id)")
+        + " ORDER BY deleted_at, id LIMIT :limit";
+  }
+
   // ---------------------------------------------------------------------------------- GC queue
   // A record stays in its queue table (deleted_object, deleted_bucket) until acknowledged; a
   // claim writes one gc_lease row holding the ids it took, so a claim costs a read and one small

@@ -21,12 +21,7 @@ public interface GcQueueContract extends StoreScenario {
 
   /** Queues {@code n} object records of sizes 1..n in a fresh bucket, oldest first. */
   default String queue(int n) {
-    String b = newBucket();
-    for (int i = 1; i <= n; i++) {
-      put(b, "k" + i, "v" + i, i);
-      store().deleteObject(b, "k" + i);
-    }
-    return b;
+    return queueGarbage(n);
   }
 
   default List<String> ids(GarbageClaim c) {

@@ -141,6 +141,14 @@ public abstract class MetadataStoreConformance {
   class GcRunnerOverTheStore extends Scenarios implements GcRunnerContract {}
 
   @Nested
+  @DisplayName("restores of buckets, histories and uploads")
+  class Restores extends Scenarios implements RestoreContract {}
+
+  @Nested
+  @DisplayName("GC queue listing and restores")
+  class GarbageRestores extends Scenarios implements GarbageRestoreContract {}
+
+  @Nested
   @DisplayName("bad input")
   class BadInput extends Scenarios implements ValidationContract {}
 

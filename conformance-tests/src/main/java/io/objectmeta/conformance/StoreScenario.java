@@ -65,6 +65,19 @@ public interface StoreScenario {
     return store().putObject(bucket, key, Sample.object(name, size));
   }
 
+  /**
+   * Queues {@code n} object records of sizes 1..n (keys k1..kn) in a fresh unversioned bucket,
+   * oldest first; returns the bucket.
+   */
+  default String queueGarbage(int n) {
+    String b = newBucket();
+    for (int i = 1; i <= n; i++) {
+      put(b, "k" + i, "v" + i, i);
+      store().deleteObject(b, "k" + i);
+    }
+    return b;
+  }
+
   /** Every version and delete marker of the bucket, in listing order. */
   default List<ObjectVersion> versions(String bucket) {
     return Walks.allVersions(store(), bucket);

@@ -8,6 +8,8 @@ import io.objectmeta.api.error.InvalidPartOrderException;
 import io.objectmeta.api.error.MetadataException;
 import io.objectmeta.api.error.NotImplementedException;
 import io.objectmeta.api.gc.GarbageClaim;
+import io.objectmeta.api.gc.GarbagePage;
+import io.objectmeta.api.gc.GarbageRecord;
 import io.objectmeta.api.listing.BucketPage;
 import io.objectmeta.api.listing.Cursor;
 import io.objectmeta.api.listing.Cursors;
@@ -117,6 +119,28 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   protected abstract int doAcknowledgeGarbage(String claimId, Collection<String> recordIds);
 
   protected abstract int doReleaseGarbage(String claimId, Collection<String> recordIds);
+
+  /**
+   * Creates the bucket as given, or applies {@link io.objectmeta.api.versioning.BucketRules#restore}
+   * to the live bucket of its name, atomically; BucketAlreadyExists if another live bucket has
+   * the id.
+   */
+  protected abstract Bucket doRestoreBucket(Bucket bucket);
+
+  /**
+   * Applies {@link io.objectmeta.api.versioning.KeyWrites#restore} to the key's whole history
+   * atomically, with its usage delta (versions validated, newest first).
+   */
+  protected abstract void doRestoreKey(String bucket, String key, List<ObjectVersion> versions);
+
+  /** Replaces the upload of that id (or adds it) with its parts and usage, atomically. */
+  protected abstract void doRestoreUpload(String bucket, MultipartUpload upload, List<Part> parts);
+
+  /** Up to {@code limit} records after the cursor (null: from the start), queue order. */
+  protected abstract GarbagePage doListGarbage(String after, int limit);
+
+  /** Adds the records whose origin (given id) is not queued yet; returns how many. */
+  protected abstract int doRestoreGarbage(List<GarbageRecord> records);
 
   // ------------------------------------------------------------------------------------ buckets
 
@@ -276,12 +300,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     require(Capability.MULTIPART_UPLOADS);
     objectArgs(bucket, key);
     Validation.uploadId(uploadId);
-    Validation.notNull("part", part);
-    Validation.partNumber("part.partNumber", part.partNumber());
-    if (part.size() < 0) {
-      throw new InvalidArgumentException("part.size", "must not be negative, got " + part.size());
-    }
-    Validation.notNull("part.etag", part.etag());
+    Validation.part("part", part);
     return doPutPart(bucket, key, uploadId, part);
   }
 
@@ -457,6 +476,41 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     Validation.notNull("claimId", claimId);
     Validation.notNull("recordIds", recordIds);
     return recordIds.isEmpty() ? 0 : doReleaseGarbage(claimId, recordIds);
+  }
+
+  // ------------------------------------------------------------------------------------ restore
+
+  @Override
+  public final Bucket restoreBucket(Bucket bucket) {
+    Validation.restoredBucket(bucket);
+    return doRestoreBucket(bucket);
+  }
+
+  @Override
+  public final void restoreKey(String bucket, String key, List<ObjectVersion> versions) {
+    objectArgs(bucket, key);
+    Validation.restoredVersions(key, versions);
+    doRestoreKey(bucket, key, List.copyOf(versions));
+  }
+
+  @Override
+  public final void restoreUpload(String bucket, MultipartUpload upload, List<Part> parts) {
+    require(Capability.MULTIPART_UPLOADS);
+    Validation.bucketName(bucket);
+    Validation.restoredUpload(upload, parts);
+    doRestoreUpload(bucket, upload, List.copyOf(parts));
+  }
+
+  @Override
+  public final GarbagePage listGarbage(String after, int limit) {
+    Validation.garbageListing(after, limit);
+    return doListGarbage(after, limit);
+  }
+
+  @Override
+  public final int restoreGarbage(List<GarbageRecord> records) {
+    Validation.garbageRecords(records);
+    return doRestoreGarbage(List.copyOf(records));
   }
 
   // ------------------------------------------------------------------------------------ helpers

@@ -4,14 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.objectmeta.api.error.InvalidArgumentException;
 import io.objectmeta.api.error.InvalidBucketNameException;
 import io.objectmeta.api.error.KeyTooLongException;
+import io.objectmeta.api.gc.GarbageRecord;
 import io.objectmeta.api.listing.KeyOrder;
+import io.objectmeta.api.model.Bucket;
 import io.objectmeta.api.model.DataLocation;
 import io.objectmeta.api.model.Json;
+import io.objectmeta.api.model.MultipartUpload;
 import io.objectmeta.api.model.ObjectMetadata;
 import io.objectmeta.api.model.ObjectMetadataUpdate;
+import io.objectmeta.api.model.ObjectVersion;
+import io.objectmeta.api.model.Part;
 import io.objectmeta.api.version.VersionId;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -39,6 +45,9 @@ import java.util.regex.Pattern;
  *   <tr><td>size</td><td>not negative</td></tr>
  *   <tr><td>batch calls</td><td>1 to 1000 refs</td></tr>
  *   <tr><td>part numbers</td><td>1 to 10000</td></tr>
+ *   <tr><td>bucket ids (restores)</td><td>a UUID in canonical lower-case form</td></tr>
+ *   <tr><td>GC records per restore, per queue page</td><td>1 to 10000</td></tr>
+ *   <tr><td>GC record ids (restores), queue cursors</td><td>1 to 1024 characters</td></tr>
  * </table>
  */
 public final class Validation {
@@ -150,10 +159,45 @@ public final class Validation {
 
   /** An upload id this library minted. */
   public static void uploadId(String uploadId) {
+    uploadId("uploadId", uploadId);
+  }
+
+  /** An upload id under another field name. */
+  public static void uploadId(String field, String uploadId) {
     if (uploadId == null) {
-      throw new InvalidArgumentException("uploadId", "must not be null");
+      throw new InvalidArgumentException(field, "must not be null");
     }
-    VersionId.decodeOldestFirst(uploadId, "uploadId");
+    VersionId.decodeOldestFirst(uploadId, field);
+  }
+
+  /**
+   * A bucket incarnation id: a UUID in its canonical (lower-case) text form, as every backend
+   * mints them; restores keep them, so they must be ids a backend could have minted.
+   */
+  public static void bucketId(String field, String id) {
+    if (id == null) {
+      throw new InvalidArgumentException(field, "must not be null");
+    }
+    boolean canonical;
+    try {
+      canonical = java.util.UUID.fromString(id).toString().equals(id);
+    } catch (IllegalArgumentException e) {
+      canonical = false;
+    }
+    if (!canonical) {
+      throw new InvalidArgumentException(field, "must be a UUID in canonical lower-case form, got \""
+          + id + "\"");
+    }
+  }
+
+  /** A part record as a client gives it: number 1 to 10000, size not negative, an etag. */
+  public static void part(String field, Part part) {
+    notNull(field, part);
+    partNumber(field + ".partNumber", part.partNumber());
+    if (part.size() < 0) {
+      throw new InvalidArgumentException(field + ".size", "must not be negative, got " + part.size());
+    }
+    notNull(field + ".etag", part.etag());
   }
 
   /** A JSON object or value of at most 64 KiB. */
@@ -169,48 +213,59 @@ public final class Validation {
 
   /** Object metadata against the limits in the class comment. */
   public static void metadata(ObjectMetadata m) {
+    metadata("metadata", m);
+  }
+
+  /** Object metadata under another field name ({@code versions[2].metadata}, upload metadata). */
+  public static void metadata(String field, ObjectMetadata m) {
     if (m == null) {
-      throw new InvalidArgumentException("metadata", "must not be null");
+      throw new InvalidArgumentException(field, "must not be null");
     }
     if (m.size() < 0) {
-      throw new InvalidArgumentException("metadata.size", "must not be negative, got " + m.size());
+      throw new InvalidArgumentException(field + ".size", "must not be negative, got " + m.size());
     }
-    maxChars("metadata.etag", m.etag(), 1024);
-    maxChars("metadata.contentType", m.contentType(), 1024);
-    maxChars("metadata.owner", m.owner(), MAX_OWNER);
-    nonEmptyMaxChars("metadata.storageClass", m.storageClass(), 64);
+    maxChars(field + ".etag", m.etag(), 1024);
+    maxChars(field + ".contentType", m.contentType(), 1024);
+    maxChars(field + ".owner", m.owner(), MAX_OWNER);
+    nonEmptyMaxChars(field + ".storageClass", m.storageClass(), 64);
     if (m.replicationStatus() != null) {
-      nonEmptyMaxChars("metadata.replicationStatus", m.replicationStatus(), 64);
+      nonEmptyMaxChars(field + ".replicationStatus", m.replicationStatus(), 64);
     }
+    String userField = field + ".userMetadata";
     int metaBytes = 0;
     for (Map.Entry<String, String> e : m.userMetadata().entrySet()) {
       if (e.getKey() == null || e.getKey().isEmpty()) {
-        throw new InvalidArgumentException("metadata.userMetadata", "names must not be empty");
+        throw new InvalidArgumentException(userField, "names must not be empty");
       }
       if (e.getValue() == null) {
-        throw new InvalidArgumentException("metadata.userMetadata", "value of \"" + e.getKey()
+        throw new InvalidArgumentException(userField, "value of \"" + e.getKey()
             + "\" must not be null");
       }
-      wellFormed("metadata.userMetadata", e.getKey());
-      wellFormed("metadata.userMetadata", e.getValue());
+      wellFormed(userField, e.getKey());
+      wellFormed(userField, e.getValue());
       metaBytes += KeyOrder.utf8Length(e.getKey()) + KeyOrder.utf8Length(e.getValue());
     }
     if (metaBytes > MAX_USER_METADATA_BYTES) {
-      throw new InvalidArgumentException("metadata.userMetadata", "names and values must be at most "
+      throw new InvalidArgumentException(userField, "names and values must be at most "
           + MAX_USER_METADATA_BYTES + " bytes of UTF-8 together, got " + metaBytes);
     }
-    tags("metadata.tags", m.tags());
-    if (m.dataLocations().size() > MAX_DATA_LOCATIONS) {
-      throw new InvalidArgumentException("metadata.dataLocations", "at most " + MAX_DATA_LOCATIONS
-          + " entries, got " + m.dataLocations().size());
+    tags(field + ".tags", m.tags());
+    dataLocations(field + ".dataLocations", m.dataLocations());
+    json(field + ".acl", m.acl());
+    json(field + ".attributes", m.attributes());
+  }
+
+  /** Data locations: at most 10000, offset and size not negative. */
+  public static void dataLocations(String field, List<DataLocation> locations) {
+    if (locations.size() > MAX_DATA_LOCATIONS) {
+      throw new InvalidArgumentException(field, "at most " + MAX_DATA_LOCATIONS
+          + " entries, got " + locations.size());
     }
-    for (DataLocation d : m.dataLocations()) {
+    for (DataLocation d : locations) {
       if (d.offset() < 0 || d.size() < 0) {
-        throw new InvalidArgumentException("metadata.dataLocations", "offset and size must not be negative");
+        throw new InvalidArgumentException(field, "offset and size must not be negative");
       }
     }
-    json("metadata.acl", m.acl());
-    json("metadata.attributes", m.attributes());
   }
 
   /** An in-place metadata update. */
@@ -272,6 +327,154 @@ public final class Validation {
     }
     if (lease == null || lease.isNegative() || lease.isZero()) {
       throw new InvalidArgumentException("lease", "must be positive");
+    }
+  }
+
+  // ------------------------------------------------------------------------------ restores
+
+  /** GC records per restore call and per {@code listGarbage} page, as per claim. */
+  public static final int MAX_GARBAGE_BATCH = 10_000;
+  /** Characters of a GC record id given to a restore (its origin) and of a listing cursor. */
+  public static final int MAX_RECORD_ID = 1024;
+
+  /** A bucket to restore: name, canonical UUID id, owner, attributes. */
+  public static void restoredBucket(Bucket b) {
+    notNull("bucket", b);
+    bucketName(b.name());
+    bucketId("bucket.id", b.id());
+    owner("bucket.owner", b.owner());
+    json("bucket.attributes", b.attributes());
+  }
+
+  /**
+   * A key's whole history to restore: at least one version, each of {@code key}, strictly newest
+   * first by revision (so no id twice), at most one null version, objects with valid metadata.
+   * What the bucket's versioning state allows is checked with the state, by
+   * {@link io.objectmeta.api.versioning.KeyWrites#restore}.
+   */
+  public static void restoredVersions(String key, List<ObjectVersion> versions) {
+    if (versions == null || versions.isEmpty()) {
+      throw new InvalidArgumentException("versions", "must hold at least one version");
+    }
+    ObjectVersion nullVersion = null;
+    for (int i = 0; i < versions.size(); i++) {
+      String field = "versions[" + i + "]";
+      ObjectVersion v = notNull(field, versions.get(i));
+      if (!v.key().equals(key)) {
+        throw new InvalidArgumentException(field + ".key", "must be the key restored, \"" + key
+            + "\", got \"" + v.key() + "\"");
+      }
+      if (i > 0 && v.revision().compareTo(versions.get(i - 1).revision()) <= 0) {
+        throw new InvalidArgumentException(field, "versions must be newest first by version id,"
+            + " without duplicates: " + v.revision().encode() + " does not follow "
+            + versions.get(i - 1).revision().encode());
+      }
+      if (v.nullVersion()) {
+        if (nullVersion != null) {
+          throw new InvalidArgumentException(field + ".nullVersion", "a key has at most one null"
+              + " version; " + nullVersion.revision().encode() + " is one already");
+        }
+        nullVersion = v;
+      }
+      if (!v.deleteMarker()) {
+        metadata(field + ".metadata", v.metadata());
+      }
+    }
+  }
+
+  /** An upload to restore with its parts: ids, times and metadata; parts ascending, dated. */
+  public static void restoredUpload(MultipartUpload u, List<Part> parts) {
+    notNull("upload", u);
+    key("upload.key", u.key());
+    uploadId("upload.uploadId", u.uploadId());
+    notNull("upload.initiated", u.initiated());
+    metadata("upload.metadata", u.metadata());
+    notNull("parts", parts);
+    for (int i = 0; i < parts.size(); i++) {
+      String field = "parts[" + i + "]";
+      Part p = parts.get(i);
+      part(field, p);
+      notNull(field + ".lastModified", p.lastModified());
+      dataLocations(field + ".dataLocations", p.dataLocations());
+      if (i > 0 && p.partNumber() <= parts.get(i - 1).partNumber()) {
+        throw new InvalidArgumentException(field + ".partNumber", "part numbers must be strictly"
+            + " ascending; " + p.partNumber() + " follows " + parts.get(i - 1).partNumber());
+      }
+    }
+  }
+
+  /**
+   * GC records to restore: 1 to 10000, each with an id (its origin), a bucket name and
+   * incarnation id, and the fields its kind has: a version's key and version id, a part's key,
+   * upload id and number; a BUCKET record has none of those, and no data of its own.
+   */
+  public static void garbageRecords(List<GarbageRecord> records) {
+    if (records == null || records.isEmpty() || records.size() > MAX_GARBAGE_BATCH) {
+      throw new InvalidArgumentException("records", "must hold 1 to " + MAX_GARBAGE_BATCH
+          + " records, got " + (records == null ? 0 : records.size()));
+    }
+    for (int i = 0; i < records.size(); i++) {
+      String field = "records[" + i + "]";
+      GarbageRecord r = notNull(field, records.get(i));
+      if (r.id().isEmpty() || r.id().length() > MAX_RECORD_ID) {
+        throw new InvalidArgumentException(field + ".id", "must be 1 to " + MAX_RECORD_ID
+            + " characters");
+      }
+      try {
+        bucketName(r.bucket());
+      } catch (InvalidBucketNameException e) {
+        throw new InvalidArgumentException(field + ".bucket", e.getMessage());
+      }
+      bucketId(field + ".bucketId", r.bucketId());
+      if (r.size() < 0) {
+        throw new InvalidArgumentException(field + ".size", "must not be negative, got " + r.size());
+      }
+      dataLocations(field + ".dataLocations", r.dataLocations());
+      switch (r.kind()) {
+        case OBJECT_VERSION -> {
+          key(field + ".key", r.key());
+          versionId(field + ".versionId", r.versionId());
+          noPartNumber(field, r);
+        }
+        case PART -> {
+          key(field + ".key", r.key());
+          uploadId(field + ".versionId", r.versionId());
+          partNumber(field + ".partNumber", r.partNumber());
+        }
+        case BUCKET -> {
+          none(field + ".key", r.key());
+          none(field + ".versionId", r.versionId());
+          noPartNumber(field, r);
+          if (r.size() != 0 || !r.dataLocations().isEmpty()) {
+            throw new InvalidArgumentException(field + ".size", "a BUCKET record holds no data of"
+                + " its own (its objects and parts have records of their own)");
+          }
+        }
+      }
+    }
+  }
+
+  /** A page of the GC queue: a cursor the store returned (or null), 1 to 10000 records. */
+  public static void garbageListing(String after, int limit) {
+    if (after != null && (after.isEmpty() || after.length() > MAX_RECORD_ID)) {
+      throw new InvalidArgumentException("after", "must be a cursor the store returned, or null");
+    }
+    if (limit < 1 || limit > MAX_GARBAGE_BATCH) {
+      throw new InvalidArgumentException("limit", "must be 1 to " + MAX_GARBAGE_BATCH + ", got "
+          + limit);
+    }
+  }
+
+  private static void none(String field, Object value) {
+    if (value != null) {
+      throw new InvalidArgumentException(field, "a BUCKET record has none");
+    }
+  }
+
+  private static void noPartNumber(String field, GarbageRecord r) {
+    if (r.partNumber() != 0) {
+      throw new InvalidArgumentException(field + ".partNumber", "only a PART record has one, got "
+          + r.partNumber());
     }
   }
 

@@ -1,5 +1,6 @@
 package io.objectmeta.api.versioning;
 
+import io.objectmeta.api.error.InvalidArgumentException;
 import io.objectmeta.api.error.MethodNotAllowedException;
 import io.objectmeta.api.error.NoSuchKeyException;
 import io.objectmeta.api.error.NoSuchVersionException;
@@ -71,6 +72,42 @@ public final class KeyWrites {
     rest.set(rest.indexOf(v), updated);
     KeyHistory after = new KeyHistory(h.key(), rest);
     return new KeyChange(h, after, after.find(updated.versionId()), List.of());
+  }
+
+  /**
+   * A restore: the key's whole history becomes exactly {@code versions} (already validated:
+   * newest first, at most one null version), whatever it was. Nothing goes to the GC queue (a
+   * restore frees no data); the usage delta is that of the whole history, so counters end as if
+   * the versions had been written one by one. An unversioned bucket holds at most one version
+   * of a key, the null version, and no delete marker.
+   *
+   * @param h the key's whole history (not a part of it: usage and removals need all of it)
+   * @throws InvalidArgumentException the versions break the rule of an unversioned bucket
+   */
+  public static KeyChange restore(KeyHistory h, VersioningState state, List<ObjectVersion> versions) {
+    if (state == VersioningState.UNVERSIONED) {
+      if (versions.size() > 1) {
+        throw new InvalidArgumentException("versions", "an unversioned bucket holds one version of"
+            + " a key, the null version; got " + versions.size());
+      }
+      ObjectVersion only = versions.get(0);
+      if (!only.nullVersion()) {
+        throw new InvalidArgumentException("versions[0].nullVersion", "an unversioned bucket holds"
+            + " only the null version of a key");
+      }
+      if (only.deleteMarker()) {
+        throw new InvalidArgumentException("versions[0].deleteMarker", "an unversioned bucket holds"
+            + " no delete markers");
+      }
+    }
+    KeyHistory after = new KeyHistory(h.key(), versions);
+    java.util.Set<VersionId> kept = new java.util.HashSet<>();
+    for (ObjectVersion v : after.versions()) {
+      kept.add(v.revision());
+    }
+    List<ObjectVersion> removed = h.versions().stream().filter(v -> !kept.contains(v.revision()))
+        .toList();
+    return new KeyChange(h, after, after.latest(), removed, false);
   }
 
   /** The current object, or the contract's NoSuchKey (saying whether a marker hides it). */

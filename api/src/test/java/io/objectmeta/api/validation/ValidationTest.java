@@ -434,4 +434,108 @@ class ValidationTest {
     assertThat(Validation.MAX_BATCH).isEqualTo(1000);
     assertThat(Validation.MAX_OWNER).isEqualTo(256);
   }
+
+  // ---- restores
+
+  private static final String UUID_ID = "0b7e3a52-5a1f-4a57-9d5c-4a1c2b3d4e5f";
+
+  private static io.objectmeta.api.model.ObjectVersion version(String key, long millis, boolean isNull,
+      boolean marker) {
+    return new io.objectmeta.api.model.ObjectVersion(key, new VersionId(millis, 0, 1), isNull, marker,
+        false, marker ? null : ObjectMetadata.builder().size(1).build());
+  }
+
+  private static io.objectmeta.api.gc.GarbageRecord record(io.objectmeta.api.gc.GarbageRecord.Kind kind,
+      String key, String versionId, int part, long size) {
+    return new io.objectmeta.api.gc.GarbageRecord("src-1", kind, "photos", UUID_ID, key, versionId, part,
+        size, List.of(), java.time.Instant.ofEpochMilli(1000));
+  }
+
+  @Test
+  void bucketIdsAreCanonicalUuids() {
+    ok(() -> Validation.bucketId("id", UUID_ID));
+    invalid("id", () -> Validation.bucketId("id", null));
+    invalid("id", () -> Validation.bucketId("id", "bucket-1"));
+    invalid("id", () -> Validation.bucketId("id", UUID_ID.toUpperCase(java.util.Locale.ROOT)));
+    invalid("bucket.id", () -> Validation.restoredBucket(new io.objectmeta.api.model.Bucket("photos",
+        "x", "alice", java.time.Instant.EPOCH, io.objectmeta.api.model.VersioningState.ENABLED, null)));
+    invalid("bucket.owner", () -> Validation.restoredBucket(new io.objectmeta.api.model.Bucket("photos",
+        UUID_ID, "", java.time.Instant.EPOCH, io.objectmeta.api.model.VersioningState.ENABLED, null)));
+  }
+
+  @Test
+  void restoredVersionsAreNewestFirstOfOneKeyWithOneNullVersionAtMost() {
+    ok(() -> Validation.restoredVersions("k", List.of(version("k", 3, false, true),
+        version("k", 2, true, false), version("k", 1, false, false))));
+    invalid("versions", () -> Validation.restoredVersions("k", List.of()));
+    invalid("versions", () -> Validation.restoredVersions("k", null));
+    invalid("versions[1]", () -> Validation.restoredVersions("k", List.of(version("k", 1, false, false),
+        version("k", 2, false, false))));
+    invalid("versions[1]", () -> Validation.restoredVersions("k", List.of(version("k", 1, false, false),
+        version("k", 1, false, false))));
+    invalid("versions[1].nullVersion", () -> Validation.restoredVersions("k",
+        List.of(version("k", 2, true, false), version("k", 1, true, true))));
+    invalid("versions[0].key", () -> Validation.restoredVersions("k", List.of(version("j", 1, false, false))));
+    invalid("versions[0].metadata.size", () -> Validation.restoredVersions("k", List.of(
+        version("k", 1, false, false).withMetadata(ObjectMetadata.builder().size(-1).build()))));
+  }
+
+  @Test
+  void restoredUploadsHaveDatedPartsInAscendingOrder() {
+    VersionId id = new VersionId(1000, 0, 1);
+    io.objectmeta.api.model.MultipartUpload u = new io.objectmeta.api.model.MultipartUpload("k",
+        id.encodeOldestFirst(), id.timestamp(), ObjectMetadata.builder().build());
+    io.objectmeta.api.model.Part p1 = new io.objectmeta.api.model.Part(1, 5, "e", id.timestamp(), null);
+    io.objectmeta.api.model.Part p2 = new io.objectmeta.api.model.Part(2, 5, "e", id.timestamp(), null);
+    ok(() -> Validation.restoredUpload(u, List.of(p1, p2)));
+    ok(() -> Validation.restoredUpload(u, List.of()));
+    invalid("parts[1].partNumber", () -> Validation.restoredUpload(u, List.of(p2, p1)));
+    invalid("parts[1].partNumber", () -> Validation.restoredUpload(u, List.of(p1, p1)));
+    invalid("parts[0].lastModified", () -> Validation.restoredUpload(u, List.of(p1.withLastModified(null))));
+    invalid("upload.uploadId", () -> Validation.restoredUpload(new io.objectmeta.api.model.MultipartUpload(
+        "k", "nope", id.timestamp(), ObjectMetadata.builder().build()), List.of()));
+    invalid("upload.initiated", () -> Validation.restoredUpload(new io.objectmeta.api.model.MultipartUpload(
+        "k", id.encodeOldestFirst(), null, ObjectMetadata.builder().build()), List.of()));
+  }
+
+  @Test
+  void restoredGarbageRecordsHaveTheFieldsOfTheirKind() {
+    String upload = new VersionId(1000, 0, 1).encodeOldestFirst();
+    String version = new VersionId(1000, 0, 1).encode();
+    ok(() -> Validation.garbageRecords(List.of(
+        record(io.objectmeta.api.gc.GarbageRecord.Kind.OBJECT_VERSION, "k", version, 0, 5),
+        record(io.objectmeta.api.gc.GarbageRecord.Kind.OBJECT_VERSION, "k", "null", 0, 5),
+        record(io.objectmeta.api.gc.GarbageRecord.Kind.PART, "k", upload, 3, 5),
+        record(io.objectmeta.api.gc.GarbageRecord.Kind.BUCKET, null, null, 0, 0))));
+    invalid("records", () -> Validation.garbageRecords(List.of()));
+    invalid("records[0].versionId", () -> Validation.garbageRecords(List.of(
+        record(io.objectmeta.api.gc.GarbageRecord.Kind.OBJECT_VERSION, "k", upload + "x", 0, 5))));
+    invalid("records[0].partNumber", () -> Validation.garbageRecords(List.of(
+        record(io.objectmeta.api.gc.GarbageRecord.Kind.OBJECT_VERSION, "k", version, 2, 5))));
+    invalid("records[0].key", () -> Validation.garbageRecords(List.of(
+        record(io.objectmeta.api.gc.GarbageRecord.Kind.PART, null, upload, 3, 5))));
+    invalid("records[0].partNumber", () -> Validation.garbageRecords(List.of(
+        record(io.objectmeta.api.gc.GarbageRecord.Kind.PART, "k", upload, 0, 5))));
+    invalid("records[0].key", () -> Validation.garbageRecords(List.of(
+        record(io.objectmeta.api.gc.GarbageRecord.Kind.BUCKET, "k", null, 0, 0))));
+    invalid("records[0].size", () -> Validation.garbageRecords(List.of(
+        record(io.objectmeta.api.gc.GarbageRecord.Kind.BUCKET, null, null, 0, 7))));
+    invalid("records[0].size", () -> Validation.garbageRecords(List.of(
+        record(io.objectmeta.api.gc.GarbageRecord.Kind.PART, "k", upload, 1, -1))));
+    invalid("records[0].bucket", () -> Validation.garbageRecords(List.of(new io.objectmeta.api.gc.GarbageRecord(
+        "x", io.objectmeta.api.gc.GarbageRecord.Kind.BUCKET, "NO", UUID_ID, null, null, 0, 0, null,
+        java.time.Instant.EPOCH))));
+    invalid("records[0].id", () -> Validation.garbageRecords(List.of(new io.objectmeta.api.gc.GarbageRecord(
+        "", io.objectmeta.api.gc.GarbageRecord.Kind.BUCKET, "photos", UUID_ID, null, null, 0, 0, null,
+        java.time.Instant.EPOCH))));
+  }
+
+  @Test
+  void garbageListingsTakeACursorAndALimit() {
+    ok(() -> Validation.garbageListing(null, 1));
+    ok(() -> Validation.garbageListing("c", 10_000));
+    invalid("after", () -> Validation.garbageListing("", 1));
+    invalid("limit", () -> Validation.garbageListing(null, 0));
+    invalid("limit", () -> Validation.garbageListing(null, 10_001));
+  }
 }

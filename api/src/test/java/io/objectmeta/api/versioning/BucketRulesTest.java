@@ -3,6 +3,7 @@ package io.objectmeta.api.versioning;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.objectmeta.api.error.BucketAlreadyExistsException;
 import io.objectmeta.api.error.InvalidArgumentException;
 import io.objectmeta.api.model.Bucket;
 import io.objectmeta.api.model.BucketUpdate;
@@ -72,5 +73,27 @@ class BucketRulesTest {
     assertThat(all.owner()).isEqualTo("carol");
     assertThat(all.attributes()).isEqualTo(Json.object("{}"));
     assertThat(all.id()).isEqualTo("id-1");
+  }
+
+  @Test
+  void aRestoreCreatesTheBucketAsGivenOrBringsTheSameIncarnationToIt() {
+    Bucket given = new Bucket("photos", "id-1", "bob", Instant.ofEpochSecond(2000), S, Json.object("{\"b\":2}"));
+    assertThat(BucketRules.restore(null, given)).isEqualTo(given);
+    Bucket same = BucketRules.restore(bucket(E), given);
+    assertThat(same.owner()).isEqualTo("bob");
+    assertThat(same.versioning()).isEqualTo(S);
+    assertThat(same.attributes()).isEqualTo(Json.object("{\"b\":2}"));
+    assertThat(same.created()).as("an incarnation keeps its creation time").isEqualTo(Instant.ofEpochSecond(1000));
+    assertThat(BucketRules.restore(given, given)).isEqualTo(given);
+  }
+
+  @Test
+  void aRestoreRefusesAnotherIncarnationAndAReturnToUnversioned() {
+    Bucket other = new Bucket("photos", "id-2", "alice", Instant.ofEpochSecond(1000), E, null);
+    assertThat(catchThrowableOfType(BucketAlreadyExistsException.class,
+        () -> BucketRules.restore(bucket(E), other))).hasMessageContaining("id-1");
+    Bucket unversioned = new Bucket("photos", "id-1", "alice", Instant.ofEpochSecond(1000), U, null);
+    assertThat(catchThrowableOfType(InvalidArgumentException.class,
+        () -> BucketRules.restore(bucket(S), unversioned)).field()).isEqualTo("versioning");
   }
 }

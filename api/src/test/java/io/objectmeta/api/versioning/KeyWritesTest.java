@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.objectmeta.api.error.InvalidArgumentException;
 import io.objectmeta.api.error.MethodNotAllowedException;
 import io.objectmeta.api.error.NoSuchKeyException;
 import io.objectmeta.api.error.NoSuchVersionException;
@@ -368,5 +369,55 @@ class KeyWritesTest {
     assertThat(KeyWrites.usage(h(dm(3000, false), obj(2000, false, 20), obj(1000, true, 10))))
         .isEqualTo(new Usage(0, 0, 2, 30, 1, 0, 0));
     assertThat(KeyWrites.usage(h(dm(3000, false), dm(2000, true)))).isEqualTo(new Usage(0, 0, 0, 0, 2, 0, 0));
+  }
+
+  // ---- restore
+
+  @Test
+  void aRestoreReplacesTheWholeHistoryAndFreesNothing() {
+    KeyHistory before = h(obj(3000, false, 30), obj(2000, true, 20), obj(1000, false, 10));
+    List<ObjectVersion> given = List.of(dm(4000, false), obj(2000, true, 25), obj(500, false, 5));
+    KeyChange c = KeyWrites.restore(before, SUSPENDED, given);
+    assertThat(millis(c.after())).containsExactly(4000L, 2000L, 500L);
+    assertThat(latest(c.after())).containsExactly(true, false, false);
+    assertThat(c.after().versions().get(1).metadata().size()).as("kept as given").isEqualTo(25);
+    assertThat(c.removed()).extracting(v -> v.revision().millis()).containsExactly(3000L, 1000L);
+    assertThat(c.garbage()).as("a restore frees no data").isEmpty();
+    assertThat(c.subject().revision().millis()).isEqualTo(4000);
+    assertThat(c.usageDelta()).isEqualTo(KeyWrites.usage(c.after()).minus(KeyWrites.usage(before)));
+  }
+
+  @Test
+  void aRestoreOfTheSameHistoryChangesNothing() {
+    List<ObjectVersion> given = List.of(obj(2000, false, 20), dm(1000, true));
+    KeyChange first = KeyWrites.restore(KeyHistory.empty(K), ENABLED, given);
+    KeyChange again = KeyWrites.restore(first.after(), ENABLED, given);
+    assertThat(again.after()).isEqualTo(first.after());
+    assertThat(again.removed()).isEmpty();
+    assertThat(again.usageDelta()).isEqualTo(Usage.ZERO);
+  }
+
+  @Test
+  void anUnversionedBucketRestoresOnlyOneNullObject() {
+    KeyChange ok = KeyWrites.restore(KeyHistory.empty(K), UNVERSIONED, List.of(obj(1000, true, 10)));
+    assertThat(ok.usageDelta()).isEqualTo(new Usage(1, 10, 0, 0, 0, 0, 0));
+    assertThat(catchThrowableOfType(InvalidArgumentException.class, () -> KeyWrites.restore(
+        KeyHistory.empty(K), UNVERSIONED, List.of(obj(2000, true, 1), obj(1000, false, 1))))
+        .field()).isEqualTo("versions");
+    assertThat(catchThrowableOfType(InvalidArgumentException.class, () -> KeyWrites.restore(
+        KeyHistory.empty(K), UNVERSIONED, List.of(obj(2000, false, 1)))).field())
+        .isEqualTo("versions[0].nullVersion");
+    assertThat(catchThrowableOfType(InvalidArgumentException.class, () -> KeyWrites.restore(
+        KeyHistory.empty(K), UNVERSIONED, List.of(dm(2000, true)))).field())
+        .isEqualTo("versions[0].deleteMarker");
+    assertThatCode(() -> KeyWrites.restore(KeyHistory.empty(K), SUSPENDED,
+        List.of(dm(2000, true), obj(1000, false, 1)))).doesNotThrowAnyException();
+  }
+
+  @Test
+  void everyOtherWriteFreesTheDataItRemoves() {
+    KeyChange put = KeyWrites.put(h(obj(1000, true, 10)), UNVERSIONED, m(1, "x"), WriteCondition.none(), r(2000));
+    assertThat(put.freesData()).isTrue();
+    assertThat(put.garbage()).hasSize(1);
   }
 }

@@ -78,7 +78,7 @@ class SuiteSelfTest {
     };
     for (String m : List.of("initiateMultipartUpload", "putPart", "completeMultipartUpload",
         "abortMultipartUpload", "listParts", "listMultipartUploads", "listCurrentOlderThan",
-        "listNonCurrentVersions", "listOrphanDeleteMarkers")) {
+        "listNonCurrentVersions", "listOrphanDeleteMarkers", "restoreUpload")) {
       o.put(m, refuse);
     }
     o.put("capabilities", (r, a) -> EnumSet.noneOf(Capability.class));
@@ -131,6 +131,7 @@ class SuiteSelfTest {
   }
 
   /** Stores that each break one rule; the suite must catch every one. */
+  @SuppressWarnings("unchecked")
   static Stream<Arguments> brokenStores() {
     Map<String, Map<String, Decorated.Override>> mutants = new java.util.LinkedHashMap<>();
     mutants.put("V1 listings never say they are truncated", Map.of("listObjects", (r, a) -> {
@@ -187,6 +188,20 @@ class SuiteSelfTest {
       } catch (NoSuchKeyException e) {
         return new io.objectmeta.api.model.DeleteResult((String) a[1], null, false);
       }
+    }));
+    mutants.put("restored GC records are added again by a second restore", Map.of("restoreGarbage",
+        (r, a) -> {
+          List<io.objectmeta.api.gc.GarbageRecord> fresh = new ArrayList<>();
+          for (io.objectmeta.api.gc.GarbageRecord g : (List<io.objectmeta.api.gc.GarbageRecord>) a[0]) {
+            fresh.add(new io.objectmeta.api.gc.GarbageRecord(g.id() + "-" + java.util.UUID.randomUUID(),
+                g.kind(), g.bucket(), g.bucketId(), g.key(), g.versionId(), g.partNumber(), g.size(),
+                g.dataLocations(), g.deletedAt()));
+          }
+          return r.restoreGarbage(fresh);
+        }));
+    mutants.put("a restored bucket starts unversioned", Map.of("restoreBucket", (r, a) -> {
+      io.objectmeta.api.model.Bucket b = (io.objectmeta.api.model.Bucket) a[0];
+      return r.restoreBucket(b.withVersioning(io.objectmeta.api.model.VersioningState.UNVERSIONED));
     }));
     return mutants.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
   }

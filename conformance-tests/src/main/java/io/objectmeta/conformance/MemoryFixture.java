@@ -1,11 +1,12 @@
-package io.objectmeta.conformance.memory;
-
-import io.objectmeta.conformance.ConformanceFixture;
+package io.objectmeta.conformance;
 
 import io.objectmeta.api.MetadataStore;
 import io.objectmeta.memory.MemoryMetadataStore;
 
-/** A new reference in-memory store per test; it supports every capability. */
+/**
+ * A new reference in-memory store per test; it supports every capability. The suite's own
+ * fixture, and a source or target for a backend's migration tests.
+ */
 public final class MemoryFixture implements ConformanceFixture {
 
   @Override
