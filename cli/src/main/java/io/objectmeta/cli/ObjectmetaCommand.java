@@ -6,6 +6,7 @@ import io.objectmeta.cli.command.DemoCommand;
 import io.objectmeta.cli.command.GetCommand;
 import io.objectmeta.cli.command.HeadCommand;
 import io.objectmeta.cli.command.ListCommand;
+import io.objectmeta.cli.command.MigrateCommand;
 import io.objectmeta.cli.command.PutCommand;
 import io.objectmeta.cli.command.StatsCommand;
 import io.objectmeta.cli.command.UploadsCommand;
@@ -38,7 +39,7 @@ import picocli.CommandLine.ScopeType;
         "2:usage error or invalid input (unknown option, invalid bucket name, unknown URI scheme)",
         "3:the store is unreachable or unavailable (ServiceUnavailable); trying again may work",
         "4:gc run finished, but its sink refused some batches (they are back in the queue)",
-        "5:verify found the store breaking the contract",
+        "5:verify found the store breaking the contract, or migrate's copy differs from its source",
         "70:internal error (a bug; --verbose shows the stack trace)"},
     subcommands = {
         DemoCommand.class,
@@ -52,12 +53,13 @@ import picocli.CommandLine.ScopeType;
         StatsCommand.class,
         GcCommand.class,
         VerifyCommand.class,
+        MigrateCommand.class,
         HelpCommand.class})
 public final class ObjectmetaCommand {
 
   @Option(names = "--store", paramLabel = "URI", scope = ScopeType.INHERIT,
-      description = "The store: memory:, postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=S], ..."
-          + " (default: $OBJECTMETA_STORE, else the embedded PostgreSQL)")
+      description = "The store: memory:, postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=S], ...,"
+          + " embedded[?schema=S] (default: $OBJECTMETA_STORE, else the embedded PostgreSQL)")
   String store;
 
   @Option(names = "--json", scope = ScopeType.INHERIT,
@@ -93,7 +95,25 @@ public final class ObjectmetaCommand {
 
   /** Opens the store the options and environment name, saying which on {@code err}. */
   public Session openSession(PrintWriter err) {
-    return Session.open(store, env, message -> notice(err, message));
+    return openSession(store, err);
+  }
+
+  /**
+   * Opens the store {@code uri} names (null: $OBJECTMETA_STORE, else the embedded default),
+   * saying which on {@code err}: for commands that work on a second store.
+   */
+  public Session openSession(String uri, PrintWriter err) {
+    return Session.open(uri, env, message -> notice(err, message));
+  }
+
+  /** The store the command's session opens, when a subcommand names it its own way (--from). */
+  public void useStore(String uri) {
+    this.store = uri;
+  }
+
+  /** The store --store names, or null. */
+  public String storeOption() {
+    return store;
   }
 
   /** A line on stderr for a person watching, unless --quiet. */

@@ -9,10 +9,14 @@ import java.util.function.Consumer;
 
 /**
  * The store one command works on: {@code --store URI}, else {@code OBJECTMETA_STORE}, else the
- * embedded PostgreSQL of {@code $OBJECTMETA_HOME} (default {@code ~/.objectmeta}). Closing it
+ * embedded PostgreSQL of {@code $OBJECTMETA_HOME} (default {@code ~/.objectmeta}), which the URI
+ * {@code embedded} names too ({@code embedded?schema=S} for another schema on it). Closing it
  * closes the store, then lets go of the embedded server (the last process stops it).
  */
 public final class Session implements AutoCloseable {
+  /** The store URI that names the embedded default (options may follow: {@code embedded?schema=s}). */
+  public static final String EMBEDDED = "embedded";
+
   private final MetadataStore store;
   private final String uri;
   private final EmbeddedPostgresServer server;
@@ -36,6 +40,12 @@ public final class Session implements AutoCloseable {
    */
   static Session open(String storeOption, Map<String, String> env, Consumer<String> notice) {
     String uri = storeOption != null ? storeOption : blankToNull(env.get("OBJECTMETA_STORE"));
+    // "embedded", or "embedded?schema=S&...": the embedded server, with the options given
+    String embeddedOptions = "";
+    if (uri != null && (uri.equals(EMBEDDED) || uri.startsWith(EMBEDDED + "?"))) {
+      embeddedOptions = uri.substring(EMBEDDED.length());
+      uri = null;
+    }
     if (uri != null) {
       MetadataStore store = MetadataStores.open(uri);
       Session s = new Session(store, uri, null, redact(uri));
@@ -45,8 +55,9 @@ public final class Session implements AutoCloseable {
     Path home = home(env);
     EmbeddedPostgresServer server = EmbeddedPostgresServer.attach(home, notice);
     try {
-      MetadataStore store = MetadataStores.open(server.uri());
-      Session s = new Session(store, server.uri(), server, "embedded PostgreSQL " + server.uri() + ", data in "
+      String embeddedUri = server.uri() + embeddedOptions;
+      MetadataStore store = MetadataStores.open(embeddedUri);
+      Session s = new Session(store, embeddedUri, server, "embedded PostgreSQL " + redact(embeddedUri) + ", data in "
           + server.dataDirectory() + (server.started() ? "" : " (already running)"));
       notice.accept("store: " + s.description);
       return s;

@@ -50,12 +50,16 @@ import java.util.function.Consumer;
  * stopped with SIGTERM, PostgreSQL's "smart" shutdown, which the server also answers when it runs
  * in the user namespace zonky gives it under root.
  *
- * <p>One instance per JVM: file locks belong to the process, not to a thread.
+ * <p>One instance per JVM (file locks belong to the process, not to a thread), shared by the
+ * process's sessions: the last of them to close lets go of it.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
   private static final Duration START_WAIT = Duration.ofSeconds(60);
   private static final Duration STOP_WAIT = Duration.ofSeconds(60);
   private static final AtomicBoolean IN_THIS_JVM = new AtomicBoolean();
+  /** The server this process uses, shared by its sessions, and how many use it. */
+  private static EmbeddedPostgresServer inThisJvm;
+  private static int usersInThisJvm;
 
   private final Path home;
   private final FileChannel clients;
@@ -79,6 +83,24 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * @throws ServiceUnavailableException the server could not be started or reached
    */
   public static EmbeddedPostgresServer attach(Path home, Consumer<String> notice) {
+    synchronized (EmbeddedPostgresServer.class) {
+      // A second user in this process (migrate between two schemas of it) shares the first's.
+      if (inThisJvm != null) {
+        if (!inThisJvm.home.equals(home)) {
+          throw new IllegalStateException("this process already uses the embedded PostgreSQL of "
+              + inThisJvm.home);
+        }
+        usersInThisJvm++;
+        return inThisJvm;
+      }
+      EmbeddedPostgresServer server = attachNew(home, notice);
+      inThisJvm = server;
+      usersInThisJvm = 1;
+      return server;
+    }
+  }
+
+  private static EmbeddedPostgresServer attachNew(Path home, Consumer<String> notice) {
     if (!IN_THIS_JVM.compareAndSet(false, true)) {
       throw new IllegalStateException("this process already uses the embedded PostgreSQL");
     }
@@ -127,7 +149,19 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * shutdown waits for open connections.
    */
   @Override
-  public synchronized void close() {
+  public void close() {
+    synchronized (EmbeddedPostgresServer.class) {
+      if (inThisJvm == this && --usersInThisJvm > 0) {
+        return;
+      }
+      if (inThisJvm == this) {
+        inThisJvm = null;
+      }
+    }
+    release();
+  }
+
+  private synchronized void release() {
     if (shared == null) {
       return;
     }
