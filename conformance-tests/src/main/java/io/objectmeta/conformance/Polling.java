@@ -14,10 +14,15 @@ public final class Polling {
 
   /** Waits until {@code condition} holds; fails with {@code what} after {@link #LIMIT}. */
   public static void until(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
+    until(what, LIMIT, condition);
+  }
+
+  /** Waits until {@code condition} holds; fails with {@code what} after {@code limit}. */
+  public static void until(String what, Duration limit, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + limit.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + LIMIT + " waiting until " + what);
+        throw new AssertionError("timed out after " + limit + " waiting until " + what);
       }
       pause();
     }

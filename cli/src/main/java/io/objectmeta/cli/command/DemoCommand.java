@@ -101,9 +101,7 @@ public final class DemoCommand extends StoreCommand {
       }
       return n;
     });
-    Thread.sleep(5); // version ids carry the store's clock: let "before" fall between writes
-    Instant beforeDeletes = Instant.now();
-    Thread.sleep(5);
+    Instant beforeDeletes = betweenClockTicks();
     long markers = timed("delete every 5th: delete markers", () -> {
       int n = 0;
       for (int i = 1; i < objects; i += 5, n++) {
@@ -271,5 +269,22 @@ public final class DemoCommand extends StoreCommand {
   @FunctionalInterface
   private interface ThrowingLongSupplier {
     long getAsLong() throws Exception;
+  }
+
+  /**
+   * An instant later than every version written so far and earlier than any written next:
+   * version ids carry the clock in milliseconds, so this waits (a few milliseconds at most) for
+   * it to move on, on both sides of the instant it returns.
+   */
+  private static Instant betweenClockTicks() {
+    Instant written = Instant.now();
+    while (!Instant.now().isAfter(written.plusMillis(1))) {
+      Thread.onSpinWait();
+    }
+    Instant between = Instant.now();
+    while (!Instant.now().isAfter(between.plusMillis(1))) {
+      Thread.onSpinWait();
+    }
+    return between;
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.objectmeta.cli.Output;
+import io.objectmeta.conformance.Polling;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,12 +69,8 @@ class EmbeddedServerIT extends LauncherTestBase {
   @Test
   void aServerLeftByAKilledProcessIsUsedByTheNextAndStoppedByTheLast() throws Exception {
     Launcher.Run doomed = launcher.start("demo", "--objects", "1000000");
-    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-    while (!doomed.err().contains("objectmeta: store: ") && System.nanoTime() < deadline) {
-      Thread.sleep(100);
-    }
-    assertThat(doomed.err()).contains("objectmeta: store: ");
-    Thread.sleep(2000); // well into its writes
+    Polling.until("the demo writes objects", Duration.ofMinutes(1),
+        () -> launcher.objectVersions() > 100); // well into its writes
     doomed.process().destroyForcibly(); // kill -9: no shutdown hook, the server stays
     doomed.process().waitFor();
     assertThat(launcher.server()).as("the server the killed process started").isPresent();

@@ -101,6 +101,26 @@ public final class Launcher implements AutoCloseable {
     return Postmaster.of(home.resolve("pgdata")).flatMap(Postmaster::process);
   }
 
+  /**
+   * Versions the embedded server's default schema holds now, read over JDBC (0 while there is no
+   * server or no schema yet): what a test waits on to know a command is writing.
+   */
+  public long objectVersions() {
+    Optional<Postmaster> pm = Postmaster.of(home.resolve("pgdata"));
+    if (pm.isEmpty()) {
+      return 0;
+    }
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(
+            "jdbc:postgresql://localhost:" + pm.get().port() + "/postgres", "postgres", "");
+        java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM objectmeta.object_version")) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (java.sql.SQLException notYet) {
+      return 0;
+    }
+  }
+
   /** Asserts that no server runs on the home's data directory: the last process stopped it. */
   public void assertNoServer() {
     assertThat(server()).as("a PostgreSQL left running on " + home).isEmpty();
@@ -112,10 +132,8 @@ public final class Launcher implements AutoCloseable {
     Optional<ProcessHandle> left = server();
     if (left.isPresent()) {
       left.get().destroy();
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-      while (Postmaster.running(left.get()) && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      io.objectmeta.conformance.Polling.until("the left server stops", java.time.Duration.ofMinutes(1),
+          () -> !Postmaster.running(left.get()));
     }
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.objectmeta.cli.Output;
+import io.objectmeta.conformance.Polling;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,10 +30,8 @@ class MigrateIT extends LauncherTestBase {
 
     Launcher.Run first = launcher.start("migrate", "--to", copy, "--checkpoint",
         checkpoint.toString(), "--batch-size", "5");
-    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-    while (!Files.exists(checkpoint) && first.process().isAlive() && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
+    Polling.until("the first batch is checkpointed, or the run ends", Duration.ofMinutes(1),
+        () -> Files.exists(checkpoint) || !first.process().isAlive());
     assertThat(first.process().isAlive()).as("still copying when its first batch is checkpointed")
         .isTrue();
     first.process().destroy(); // SIGTERM: the run stops after its batch, the checkpoint written
