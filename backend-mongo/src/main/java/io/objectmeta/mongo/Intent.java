@@ -1,0 +1,337 @@
+package io.objectmeta.mongo;
+
+import com.mongodb.MongoBulkWriteException;
+import com.mongodb.MongoWriteException;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.BulkWriteOptions;
+import com.mongodb.client.model.DeleteManyModel;
+import com.mongodb.client.model.DeleteOneModel;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.InsertManyOptions;
+import com.mongodb.client.model.ReplaceOneModel;
+import com.mongodb.client.model.ReplaceOptions;
+import com.mongodb.client.model.UpdateManyModel;
+import com.mongodb.client.model.UpdateOneModel;
+import com.mongodb.client.model.UpdateOptions;
+import com.mongodb.client.model.Updates;
+import com.mongodb.client.model.WriteModel;
+import java.util.ArrayList;
+import java.util.List;
+import org.bson.BsonArray;
+import org.bson.BsonBoolean;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+import org.bson.conversions.Bson;
+
+/**
+ * A multi-document write, recorded in its lock document before any of it is applied, then
+ * applied in order, then cleared. MongoDB without transactions can change one document
+ * atomically; so each key (and each multipart upload) has a lock document with a sequence
+ * number, and a write is: read the lock and the documents it needs; compute the change with the
+ * shared rules; record it as this intent in the lock with a compare-and-set on the sequence (the
+ * commit point: a concurrent writer fails the compare and starts over); apply its steps, which
+ * are all idempotent; clear it. A process that dies after the commit leaves the intent in the
+ * lock, where any writer of that key, the background drain, or {@code repair()} rolls it forward.
+ *
+ * <p>Steps, in order: the usage counters (with the intent's tag as an applied marker, so a
+ * replay never counts twice; and refused while the bucket is being deleted, which is how a
+ * racing bucket delete and a write see each other); the data (ordered: versions written before
+ * the master, the placeholder before the latest version is removed); the GC records, inserted
+ * held (a claim skips them) with ids derived from the tag; the lock cleared; the GC records
+ * released. Records are released only after the clear, so a replay can never queue again a
+ * record that a GC job already acknowledged.
+ */
+final class Intent {
+  final String tag;
+  final long at;
+  final BsonDocument usage;
+  final int shard;
+  final List<BsonDocument> ops;
+  final List<BsonDocument> garbage;
+  /** Delete the lock at the end instead of clearing it (the key or upload is gone). */
+  final boolean dropLock;
+
+  Intent(String tag, long at, BsonDocument usage, int shard, List<BsonDocument> ops,
+      List<BsonDocument> garbage, boolean dropLock) {
+    this.tag = tag;
+    this.at = at;
+    this.usage = usage;
+    this.shard = shard;
+    this.ops = ops;
+    this.garbage = garbage;
+    this.dropLock = dropLock;
+  }
+
+  boolean isEmpty() {
+    return (usage == null || usage.isEmpty()) && ops.isEmpty() && garbage.isEmpty();
+  }
+
+  // ------------------------------------------------------------------------------- data steps
+
+  static BsonDocument put(BsonDocument doc) {
+    return new BsonDocument("t", new BsonString("put")).append("d", doc);
+  }
+
+  static BsonDocument delete(String id) {
+    return new BsonDocument("t", new BsonString("del")).append("id", new BsonString(id));
+  }
+
+  static BsonDocument deleteRange(String from, String to) {
+    return new BsonDocument("t", new BsonString("delr")).append("lo", new BsonString(from))
+        .append("hi", new BsonString(to));
+  }
+
+  static BsonDocument placeholder(String id, String fence) {
+    return new BsonDocument("t", new BsonString("phd")).append("id", new BsonString(id))
+        .append("p", new BsonString(fence));
+  }
+
+  /** Replaces (or, with a null doc, deletes) the master only while it is the given placeholder. */
+  static BsonDocument repair(String id, String fence, BsonDocument doc) {
+    BsonDocument d = new BsonDocument("t", new BsonString("fix")).append("id", new BsonString(id))
+        .append("p", new BsonString(fence));
+    if (doc != null) {
+      d.append("d", doc);
+    }
+    return d;
+  }
+
+  // ---------------------------------------------------------------------------- serialization
+
+  BsonDocument toBson() {
+    BsonDocument d = new BsonDocument("op", new BsonString(tag)).append("at", new BsonInt64(at))
+        .append("sh", new BsonInt32(shard)).append("ops", new BsonArray(ops))
+        .append("gc", new BsonArray(garbage)).append("drop", BsonBoolean.valueOf(dropLock));
+    if (usage != null) {
+      d.append("use", usage);
+    }
+    return d;
+  }
+
+  static Intent fromBson(BsonDocument d) {
+    List<BsonDocument> ops = new ArrayList<>();
+    for (BsonValue v : d.getArray("ops")) {
+      ops.add(v.asDocument());
+    }
+    List<BsonDocument> gc = new ArrayList<>();
+    for (BsonValue v : d.getArray("gc")) {
+      gc.add(v.asDocument());
+    }
+    return new Intent(d.getString("op").getValue(), d.getInt64("at").getValue(),
+        d.containsKey("use") ? d.getDocument("use") : null, d.getInt32("sh").getValue(), ops, gc,
+        d.getBoolean("drop").getValue());
+  }
+
+  // -------------------------------------------------------------------------------- execution
+
+  /** What applying found. */
+  enum Outcome {
+    DONE,
+    /** The bucket is being deleted: nothing was applied. */
+    BUCKET_CLOSING
+  }
+
+  /**
+   * Applies the steps. {@code replay}: a roll-forward of an intent that may have been partly
+   * applied (the usage step then checks its marker instead of the bucket's state).
+   */
+  Outcome apply(Namespace ns, String lockId, long seq, MongoCollection<BsonDocument> gcColl,
+      StepHook hook, boolean replay, Runnable onUsageApplied) {
+    List<Step> steps = new ArrayList<>();
+    if (usage != null && !usage.isEmpty()) {
+      steps.add(usageStep(ns, replay));
+    }
+    for (BsonDocument op : ops) {
+      steps.addAll(dataSteps(ns, op));
+    }
+    if (!runData(ns.coll(), steps, hook, replay, ns)) {
+      return Outcome.BUCKET_CLOSING;
+    }
+    if (onUsageApplied != null) {
+      onUsageApplied.run();
+    }
+    List<BsonValue> gcIds = new ArrayList<>();
+    if (!garbage.isEmpty()) {
+      List<BsonDocument> held = new ArrayList<>(garbage.size());
+      for (BsonDocument g : garbage) {
+        gcIds.add(g.get("_id"));
+        held.add(g.clone().append("h", new BsonString(tag))
+            .append("hc", new BsonString(ns.collectionName())).append("hi", new BsonString(lockId)));
+      }
+      try {
+        gcColl.insertMany(held, new InsertManyOptions().ordered(false));
+      } catch (MongoBulkWriteException e) {
+        if (e.getWriteErrors().stream().anyMatch(w -> w.getCode() != 11000)) {
+          throw e;
+        }
+      }
+      step(hook, "gc records");
+    }
+    finish(ns.coll(), lockId, seq, dropLock);
+    step(hook, "clear");
+    if (!gcIds.isEmpty()) {
+      gcColl.updateMany(Filters.in("_id", gcIds),
+          Updates.combine(Updates.unset("h"), Updates.unset("hc"), Updates.unset("hi")));
+      step(hook, "release gc records");
+    }
+    return Outcome.DONE;
+  }
+
+  static void finish(MongoCollection<BsonDocument> coll, String lockId, long seq, boolean drop) {
+    Bson mine = Filters.and(Filters.eq("_id", lockId), Filters.eq("s", seq));
+    if (drop) {
+      coll.deleteOne(mine);
+    } else {
+      coll.updateOne(mine, Updates.combine(Updates.unset("i"), Updates.unset("p")));
+    }
+  }
+
+  private static void step(StepHook hook, String name) {
+    if (hook != null) {
+      hook.after(name);
+    }
+  }
+
+  private record Step(String name, WriteModel<BsonDocument> model) {}
+
+  private Step usageStep(Namespace ns, boolean replay) {
+    String id = ns.ids().usage(shard);
+    Bson inc = inc(usage);
+    Bson update = Updates.combine(inc, Updates.set("t", "c"), Updates.set("a." + tag, 1));
+    Bson filter = replay
+        ? Filters.and(Filters.eq("_id", id), Filters.exists("a." + tag, false))
+        : Filters.and(Filters.eq("_id", id), Filters.exists("del", false));
+    return new Step("usage", new UpdateOneModel<>(filter, update, new UpdateOptions().upsert(true)));
+  }
+
+  private static Bson inc(BsonDocument delta) {
+    List<Bson> incs = new ArrayList<>();
+    for (String f : delta.keySet()) {
+      incs.add(Updates.inc(f, delta.getInt64(f).getValue()));
+    }
+    return Updates.combine(incs);
+  }
+
+  private static List<Step> dataSteps(Namespace ns, BsonDocument op) {
+    String t = op.getString("t").getValue();
+    ReplaceOptions upsert = new ReplaceOptions().upsert(true);
+    switch (t) {
+      case "put": {
+        BsonDocument doc = op.getDocument("d");
+        String kind = doc.getString("t").getValue();
+        return List.of(new Step("put " + (kind.equals("m") ? "master" : kind.equals("v")
+            ? "version" : kind.equals("p") ? "part" : "document"),
+            new ReplaceOneModel<>(Filters.eq("_id", doc.get("_id")), doc, upsert)));
+      }
+      case "del": {
+        BsonValue id = op.get("id");
+        return List.of(
+            new Step("mark deleted", new UpdateOneModel<>(Filters.eq("_id", id),
+                Updates.set(Docs.DELETED, true))),
+            new Step("delete", new DeleteOneModel<>(Filters.eq("_id", id))));
+      }
+      case "delr": {
+        Bson range = Filters.and(Filters.gte("_id", op.get("lo")), Filters.lt("_id", op.get("hi")));
+        return List.of(
+            new Step("mark range deleted", new UpdateManyModel<>(range, Updates.set(Docs.DELETED, true))),
+            new Step("delete range", new DeleteManyModel<>(range)));
+      }
+      case "phd":
+        return List.of(new Step("placeholder", new ReplaceOneModel<>(Filters.eq("_id", op.get("id")),
+            Docs.placeholder(op.getString("id").getValue(), op.getString("p").getValue()), upsert)));
+      case "fix": {
+        Bson fenced = Filters.and(Filters.eq("_id", op.get("id")), Filters.eq("phd", op.get("p")));
+        if (op.containsKey("d")) {
+          return List.of(new Step("repair master", new ReplaceOneModel<>(fenced, op.getDocument("d"))));
+        }
+        return List.of(
+            new Step("mark placeholder deleted", new UpdateOneModel<>(fenced, Updates.set(Docs.DELETED, true))),
+            new Step("delete placeholder", new DeleteOneModel<>(fenced)));
+      }
+      default:
+        throw new IllegalStateException("unknown step " + t);
+    }
+  }
+
+  /** Runs the data steps in one ordered bulk write (one per step under a hook). */
+  private boolean runData(MongoCollection<BsonDocument> coll, List<Step> steps, StepHook hook,
+      boolean replay, Namespace ns) {
+    if (steps.isEmpty()) {
+      return true;
+    }
+    if (hook == null) {
+      List<WriteModel<BsonDocument>> models = new ArrayList<>(steps.size());
+      for (Step s : steps) {
+        models.add(s.model());
+      }
+      try {
+        coll.bulkWrite(models, new BulkWriteOptions().ordered(true));
+        return true;
+      } catch (MongoBulkWriteException e) {
+        var err = e.getWriteErrors().get(0);
+        if (err.getCode() == 11000 && err.getIndex() == 0 && steps.get(0).name().equals("usage")) {
+          return usageRefused(coll, steps, ns, null, replay);
+        }
+        throw e;
+      }
+    }
+    for (int i = 0; i < steps.size(); i++) {
+      Step s = steps.get(i);
+      try {
+        coll.bulkWrite(List.of(s.model()));
+      } catch (MongoBulkWriteException e) {
+        if (i == 0 && s.name().equals("usage") && e.getWriteErrors().get(0).getCode() == 11000) {
+          return usageRefused(coll, steps, ns, hook, replay);
+        }
+        throw e;
+      }
+      step(hook, s.name());
+    }
+    return true;
+  }
+
+  /**
+   * The usage step met a duplicate key: its filter did not match an existing counter document.
+   * Either a repairer applied this intent already (its marker is there: go on without the usage
+   * step), or the bucket is being deleted (nothing was applied: report it).
+   */
+  private boolean usageRefused(MongoCollection<BsonDocument> coll, List<Step> steps, Namespace ns,
+      StepHook hook, boolean replay) {
+    if (replay) {
+      // the marker is there: this intent's usage is counted
+      runRest(coll, steps, hook);
+      return true;
+    }
+    BsonDocument counters = coll.find(Filters.eq("_id", ns.ids().usage(shard))).first();
+    BsonDocument applied = counters == null ? null : counters.getDocument("a", null);
+    if (applied != null && applied.containsKey(tag)) {
+      runRest(coll, steps, hook);
+      return true;
+    }
+    return false;
+  }
+
+  private void runRest(MongoCollection<BsonDocument> coll, List<Step> steps, StepHook hook) {
+    List<WriteModel<BsonDocument>> rest = new ArrayList<>();
+    for (Step s : steps.subList(1, steps.size())) {
+      if (hook != null) {
+        coll.bulkWrite(List.of(s.model()));
+        step(hook, s.name());
+      } else {
+        rest.add(s.model());
+      }
+    }
+    if (!rest.isEmpty()) {
+      coll.bulkWrite(rest, new BulkWriteOptions().ordered(true));
+    }
+  }
+
+  static boolean isDuplicateKey(RuntimeException e) {
+    return (e instanceof MongoWriteException w && w.getError().getCode() == 11000)
+        || (e instanceof MongoBulkWriteException b && b.getWriteErrors().stream()
+            .allMatch(x -> x.getCode() == 11000));
+  }
+}

@@ -1,0 +1,80 @@
+package io.objectmeta.mongo;
+
+import io.objectmeta.api.error.InvalidArgumentException;
+import io.objectmeta.api.spi.StoreOptions;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Settings of a MongoDB store, from {@code mongodb://HOST:PORT/DATABASE?options} (or
+ * {@code mongodb+srv://}) and properties. The driver's own options (timeouts, replica set, read
+ * and write concern, TLS…) pass through to it; ours are taken out first:
+ * <ul>
+ *   <li>{@code layout}: {@code collection-per-bucket} (default, the reference design) or
+ *       {@code shared} (every bucket in one collection); fixed when a database is first used
+ *   <li>{@code keyFormat}: {@code v1} (default) or {@code v0}, for buckets created from now on
+ *   <li>{@code intentLeaseMs}: how long a write may hold its key before another process rolls
+ *       its recorded intent forward (default 30000)
+ *   <li>{@code repairIntervalMs}: how often the background drain of the repair queue runs
+ *       (default 10000; {@code repair=false} turns it off)
+ * </ul>
+ * The database is the URI's path (default {@code objectmeta}).
+ */
+record MongoConfig(String connection, String database, Layout layout, KeyFormat keyFormat,
+    Duration intentLease, Duration repairInterval, boolean repair) {
+
+  static final Set<String> OURS = Set.of("layout", "keyFormat", "intentLeaseMs",
+      "repairIntervalMs", "repair");
+
+  enum Layout {
+    COLLECTION_PER_BUCKET("collection-per-bucket"), SHARED("shared");
+
+    final String text;
+
+    Layout(String text) {
+      this.text = text;
+    }
+
+    static Layout of(String text) {
+      for (Layout l : values()) {
+        if (l.text.equals(text)) {
+          return l;
+        }
+      }
+      throw new InvalidArgumentException("layout", "unknown layout \"" + text + "\"");
+    }
+  }
+
+  static MongoConfig from(URI uri, Map<String, String> properties) {
+    StoreOptions opts = StoreOptions.of(uri, properties);
+    Layout layout = Layout.of(opts.oneOf("layout", "collection-per-bucket",
+        Set.of("collection-per-bucket", "shared")));
+    KeyFormat format = KeyFormat.valueOf(opts.oneOf("keyFormat", "v1", Set.of("v0", "v1"))
+        .toUpperCase(java.util.Locale.ROOT));
+    String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
+    String database = path.isEmpty() ? "objectmeta" : path;
+    if (!database.matches("[A-Za-z0-9_-]{1,63}")) {
+      throw new InvalidArgumentException("database", "must be 1 to 63 letters, digits, _ or -: \""
+          + database + "\"");
+    }
+    String driverQuery = StoreOptions.queryOf(uri).entrySet().stream()
+        .filter(e -> !OURS.contains(e.getKey()))
+        .map(e -> e.getKey() + "=" + java.net.URLEncoder.encode(e.getValue(),
+            java.nio.charset.StandardCharsets.UTF_8))
+        .sorted().collect(Collectors.joining("&"));
+    String base = uri.getScheme() + "://" + (uri.getRawAuthority() == null ? "localhost"
+        : uri.getRawAuthority()) + "/";
+    String connection = driverQuery.isEmpty() ? base : base + "?" + driverQuery;
+    return new MongoConfig(connection, database, layout, format,
+        Duration.ofMillis(opts.positiveLong("intentLeaseMs", 30_000)),
+        Duration.ofMillis(opts.positiveLong("repairIntervalMs", 10_000)),
+        opts.bool("repair", true));
+  }
+
+  MongoConfig withDatabase(String db) {
+    return new MongoConfig(connection, db, layout, keyFormat, intentLease, repairInterval, repair);
+  }
+}

@@ -1,0 +1,1442 @@
+package io.objectmeta.mongo;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.MongoException;
+import com.mongodb.MongoWriteException;
+import com.mongodb.client.FindIterable;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.InsertManyOptions;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.ReplaceOptions;
+import com.mongodb.client.model.Sorts;
+import com.mongodb.client.model.UpdateOneModel;
+import com.mongodb.client.model.UpdateOptions;
+import com.mongodb.client.model.Updates;
+import com.mongodb.client.model.WriteModel;
+import io.objectmeta.api.Capability;
+import io.objectmeta.api.error.BucketAlreadyExistsException;
+import io.objectmeta.api.error.BucketNotEmptyException;
+import io.objectmeta.api.error.InvalidArgumentException;
+import io.objectmeta.api.error.MetadataException;
+import io.objectmeta.api.error.NoSuchBucketException;
+import io.objectmeta.api.error.NoSuchKeyException;
+import io.objectmeta.api.error.NoSuchUploadException;
+import io.objectmeta.api.error.ServiceUnavailableException;
+import io.objectmeta.api.gc.GarbageClaim;
+import io.objectmeta.api.gc.GarbagePage;
+import io.objectmeta.api.gc.GarbageRecord;
+import io.objectmeta.api.gc.GcQueueStats;
+import io.objectmeta.api.listing.Cursor;
+import io.objectmeta.api.listing.Cursors;
+import io.objectmeta.api.listing.PagedCursor;
+import io.objectmeta.api.model.Bucket;
+import io.objectmeta.api.model.BucketUpdate;
+import io.objectmeta.api.model.CompletedPart;
+import io.objectmeta.api.model.DeleteResult;
+import io.objectmeta.api.model.MultipartUpload;
+import io.objectmeta.api.model.ObjectMetadata;
+import io.objectmeta.api.model.ObjectMetadataUpdate;
+import io.objectmeta.api.model.ObjectVersion;
+import io.objectmeta.api.model.Part;
+import io.objectmeta.api.model.StoreUsage;
+import io.objectmeta.api.model.Usage;
+import io.objectmeta.api.model.VersioningState;
+import io.objectmeta.api.model.WriteCondition;
+import io.objectmeta.api.spi.AbstractMetadataStore;
+import io.objectmeta.api.version.VersionId;
+import io.objectmeta.api.version.VersionIdGenerator;
+import io.objectmeta.api.versioning.BucketRules;
+import io.objectmeta.api.versioning.KeyChange;
+import io.objectmeta.api.versioning.KeyHistory;
+import io.objectmeta.api.versioning.KeyWrites;
+import io.objectmeta.api.versioning.MultipartRules;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import org.bson.BsonDocument;
+import org.bson.BsonInt64;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+import org.bson.conversions.Bson;
+
+/**
+ * The MongoDB backend, after the reference design ({@code mongodb-metadata-backend.md}): a
+ * {@code __metastore} of bucket documents, an {@code __infostore} for the deployment's UUID,
+ * master and version documents in v0 or v1 key format, placeholders (PHD) when the latest version
+ * is removed, oplog-friendly deletes, no transactions and no partial indexes. What the reference
+ * left to chance is made durable here: every multi-document write is recorded as an {@link Intent}
+ * in its key's lock document before it is applied, so a crash between steps is rolled forward
+ * by the next writer of the key, by the background drain, or by {@link #repair()}; readers that
+ * meet a placeholder resolve and repair it, fenced on its id.
+ *
+ * <p>Layouts ({@link MongoConfig}): collection-per-bucket, where bucket {@code B} with id
+ * {@code I} has collection {@code objects.I} (a missing collection is an empty bucket), or
+ * shared, one {@code objects} collection whose ids all start with the bucket id. Either way a
+ * bucket is one contiguous id range; the shard key is {@code {_id: 1}} (per bucket: the key
+ * order inside the bucket's collection; shared: bucket id, then key).
+ */
+public final class MongoMetadataStore extends AbstractMetadataStore {
+  static final String METASTORE = "__metastore";
+  static final String INFOSTORE = "__infostore";
+  static final String GC = "__gcqueue";
+  static final String SHARED = "objects";
+  static final int SHARDS = 8;
+
+  private final MongoClient client;
+  private final boolean ownsClient;
+  private final MongoConfig config;
+  private final MongoDatabase db;
+  private final MongoCollection<BsonDocument> meta;
+  private final MongoCollection<BsonDocument> info;
+  private final MongoCollection<BsonDocument> gc;
+  private final MongoCollection<BsonDocument> shared;
+  private final Clock clock = Clock.systemUTC();
+  private final VersionIdGenerator ids = new VersionIdGenerator();
+  private final Set<String> indexed = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService drain;
+  private volatile StepHook hook;
+
+  MongoMetadataStore(MongoClient client, boolean ownsClient, MongoConfig config) {
+    this.client = client;
+    this.ownsClient = ownsClient;
+    this.config = config;
+    this.db = client.getDatabase(config.database());
+    this.meta = db.getCollection(METASTORE, BsonDocument.class);
+    this.info = db.getCollection(INFOSTORE, BsonDocument.class);
+    this.gc = db.getCollection(GC, BsonDocument.class);
+    this.shared = db.getCollection(SHARED, BsonDocument.class);
+    try {
+      checkLayout();
+      meta.createIndex(Indexes.ascending("id"));
+      gc.createIndex(Indexes.ascending("at", "_id"));
+      if (config.layout() == MongoConfig.Layout.SHARED) {
+        shared.createIndex(Indexes.ascending("p"), new IndexOptions().sparse(true));
+      }
+    } catch (MongoException e) {
+      if (ownsClient) {
+        client.close();
+      }
+      throw unavailable(e);
+    }
+    if (config.repair()) {
+      drain = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "objectmeta-mongo-repair");
+        t.setDaemon(true);
+        return t;
+      });
+      long every = config.repairInterval().toMillis();
+      drain.scheduleWithFixedDelay(this::drainQuietly, 0, every, TimeUnit.MILLISECONDS);
+    } else {
+      drain = null;
+    }
+  }
+
+  /** The layout is the database's: recorded on first use, and a store that disagrees refuses. */
+  private void checkLayout() {
+    BsonDocument mine = new BsonDocument("_id", new BsonString("layout"))
+        .append("v", new BsonString(config.layout().text));
+    try {
+      info.insertOne(mine);
+    } catch (MongoWriteException e) {
+      if (e.getError().getCode() != 11000) {
+        throw e;
+      }
+      BsonDocument stored = info.find(Filters.eq("_id", "layout")).first();
+      String have = stored == null ? config.layout().text : stored.getString("v").getValue();
+      if (!have.equals(config.layout().text)) {
+        throw new InvalidArgumentException("layout", "database \"" + config.database()
+            + "\" uses layout " + have + ", not " + config.layout().text);
+      }
+    }
+  }
+
+  /** Stops each later multi-step write after the steps the hook chooses (tests only). */
+  void setStepHook(StepHook h) {
+    this.hook = h;
+  }
+
+  MongoDatabase database() {
+    return db;
+  }
+
+  MongoConfig config() {
+    return config;
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return EnumSet.allOf(Capability.class);
+  }
+
+  @Override
+  public void close() {
+    if (drain != null) {
+      drain.shutdownNow();
+      try {
+        drain.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (ownsClient) {
+      client.close();
+    }
+  }
+
+  private static MetadataException unavailable(MongoException e) {
+    return new ServiceUnavailableException("mongodb: " + e.getMessage(), e);
+  }
+
+  private Instant now() {
+    return clock.instant();
+  }
+
+  // ------------------------------------------------------------------------------------ buckets
+
+  /** A live bucket with its key format and revision. */
+  private record Row(Bucket bucket, KeyFormat format, long rev) {}
+
+  private Row row(String name) {
+    BsonDocument d = meta.find(Filters.and(Filters.eq("_id", name),
+        Filters.ne(Docs.DELETED, true))).first();
+    if (d == null) {
+      throw new NoSuchBucketException("bucket: \"" + name + "\" does not exist");
+    }
+    return new Row(Docs.bucket(d), KeyFormat.of(d.getString("fmt").getValue()),
+        d.getInt64("r").getValue());
+  }
+
+  Namespace ns(Bucket b, KeyFormat format) {
+    if (config.layout() == MongoConfig.Layout.SHARED) {
+      return new Namespace(b.name(), b.id(), shared, new Ids(b.id(), format));
+    }
+    String name = "objects." + b.id();
+    MongoCollection<BsonDocument> c = db.getCollection(name, BsonDocument.class);
+    return new Namespace(b.name(), b.id(), c, new Ids("", format));
+  }
+
+  private Namespace ns(Row r) {
+    return ns(r.bucket(), r.format());
+  }
+
+  private Namespace ns(Bucket b) {
+    BsonDocument d = meta.find(Filters.eq("_id", b.name())).first();
+    KeyFormat f = d != null && d.getString("id").getValue().equals(b.id())
+        ? KeyFormat.of(d.getString("fmt").getValue()) : config.keyFormat();
+    return ns(b, f);
+  }
+
+  private void ensureIndexes(Namespace ns) {
+    if (config.layout() == MongoConfig.Layout.COLLECTION_PER_BUCKET
+        && indexed.add(ns.collectionName())) {
+      ns.coll().createIndex(Indexes.ascending("p"), new IndexOptions().sparse(true));
+    }
+  }
+
+  @Override
+  protected Bucket doCreateBucket(String name, String owner, ObjectNode attributes) {
+    Bucket b = new Bucket(name, UUID.randomUUID().toString(), owner, now(),
+        VersioningState.UNVERSIONED, attributes);
+    insertBucket(b, config.keyFormat());
+    return b;
+  }
+
+  private void insertBucket(Bucket b, KeyFormat format) {
+    try {
+      meta.insertOne(Docs.bucket(b, format, 1));
+    } catch (MongoWriteException e) {
+      if (e.getError().getCode() == 11000) {
+        throw new BucketAlreadyExistsException("bucket: \"" + b.name() + "\" exists");
+      }
+      throw unavailable(e);
+    }
+    Namespace ns = ns(b, format);
+    ensureIndexes(ns);
+    // every counter shard exists from the start, so a bucket delete can close them all
+    List<WriteModel<BsonDocument>> shards = new ArrayList<>();
+    for (int i = 0; i < SHARDS; i++) {
+      shards.add(new UpdateOneModel<>(Filters.eq("_id", ns.ids().usage(i)),
+          Updates.set("t", "c"), new UpdateOptions().upsert(true)));
+    }
+    ns.coll().bulkWrite(shards);
+  }
+
+  @Override
+  protected Bucket doGetBucket(String name) {
+    return row(name).bucket();
+  }
+
+  @Override
+  protected Bucket doUpdateBucket(String name, BucketUpdate update) {
+    for (int attempt = 0; ; attempt++) {
+      Row r = row(name);
+      Bucket after = BucketRules.apply(r.bucket(), update);
+      if (casBucket(r, after)) {
+        return after;
+      }
+      backoff(attempt, null);
+    }
+  }
+
+  private boolean casBucket(Row r, Bucket after) {
+    return meta.replaceOne(Filters.and(Filters.eq("_id", r.bucket().name()),
+        Filters.eq("id", r.bucket().id()), Filters.eq("r", r.rev()), Filters.ne(Docs.DELETED, true)),
+        Docs.bucket(after, r.format(), r.rev() + 1)).getMatchedCount() == 1;
+  }
+
+  @Override
+  protected void doDeleteBucket(String name) {
+    Row r = row(name);
+    Namespace ns = ns(r);
+    long closing = now().toEpochMilli();
+    setClosing(ns, closing);
+    boolean done = false;
+    try {
+      BsonDocument any = ns.coll().find(Filters.and(range(ns.ids().start(), ns.ids().end()),
+          Filters.in("t", "k", "m", "v"))).projection(Projections.include("_id")).first();
+      if (any != null) {
+        throw new BucketNotEmptyException("bucket: \"" + name + "\" holds versions or delete markers");
+      }
+      Instant at = now();
+      List<BsonDocument> garbage = new ArrayList<>();
+      String tag = "b" + UUID.randomUUID().toString().replace("-", "");
+      for (BsonDocument u : ns.coll().find(Filters.and(range(ns.ids().uploadsStart(),
+          ns.ids().uploadsEnd()), Filters.eq("t", "p")))) {
+        String uploadDoc = u.getString("_id").getValue();
+        uploadDoc = uploadDoc.substring(0, uploadDoc.length() - 7);
+        Part p = Docs.part(u);
+        garbage.add(Docs.garbage(tag + "." + garbage.size(), GarbageRecord.Kind.PART, name,
+            r.bucket().id(), ns.ids().keyOfUpload(uploadDoc), ns.ids().uploadIdOf(uploadDoc),
+            p.partNumber(), p.size(), p.dataLocations(), at));
+      }
+      // the bucket document leaves first (oplog-friendly), then its records join the queue
+      Bson mine = Filters.and(Filters.eq("_id", name), Filters.eq("id", r.bucket().id()));
+      meta.updateOne(mine, Updates.set(Docs.DELETED, true));
+      meta.deleteOne(mine);
+      garbage.add(Docs.garbage(tag + ".b", GarbageRecord.Kind.BUCKET, name, r.bucket().id(), null,
+          null, 0, 0, List.of(), at));
+      insertGarbage(garbage);
+      done = true;
+      // the counters stay closed for good: a write that read the bucket before it left fails
+      // its usage step instead of writing into a deleted bucket; the namespace is dropped when
+      // its GC record is acknowledged
+    } finally {
+      if (!done) {
+        reopen(ns, closing);
+      }
+    }
+  }
+
+  private void setClosing(Namespace ns, long since) {
+    List<WriteModel<BsonDocument>> shards = new ArrayList<>();
+    for (int i = 0; i < SHARDS; i++) {
+      shards.add(new UpdateOneModel<>(Filters.eq("_id", ns.ids().usage(i)),
+          Updates.combine(Updates.set("t", "c"), Updates.set("del", since)),
+          new UpdateOptions().upsert(true)));
+    }
+    ns.coll().bulkWrite(shards);
+  }
+
+  private void reopen(Namespace ns, long since) {
+    ns.coll().updateMany(Filters.and(range(ns.ids().usage(0), ns.ids().usage(SHARDS)),
+        Filters.eq("del", since)), Updates.unset("del"));
+  }
+
+  private void insertGarbage(List<BsonDocument> records) {
+    if (records.isEmpty()) {
+      return;
+    }
+    try {
+      gc.insertMany(records, new InsertManyOptions().ordered(false));
+    } catch (com.mongodb.MongoBulkWriteException e) {
+      if (e.getWriteErrors().stream().anyMatch(w -> w.getCode() != 11000)) {
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * A write found the bucket's counters closed: the bucket is being deleted, or is gone. Waits
+   * for the delete to finish or give up; a close older than the intent lease was left by a dead
+   * process and is lifted.
+   */
+  private void awaitBucket(Row r, int attempt, long deadline) {
+    Namespace ns = ns(r);
+    BsonDocument shard = ns.coll().find(Filters.and(range(ns.ids().usage(0), ns.ids().usage(SHARDS)),
+        Filters.exists("del", true))).first();
+    BsonDocument live = meta.find(Filters.and(Filters.eq("_id", r.bucket().name()),
+        Filters.eq("id", r.bucket().id()), Filters.ne(Docs.DELETED, true))).first();
+    if (live == null) {
+      throw new NoSuchBucketException("bucket: \"" + r.bucket().name() + "\" does not exist");
+    }
+    if (shard != null && shard.get("del").isInt64()
+        && shard.getInt64("del").getValue() < now().toEpochMilli() - config.intentLease().toMillis()) {
+      reopen(ns, shard.getInt64("del").getValue());
+    }
+    backoff(attempt, deadline);
+  }
+
+  @Override
+  protected List<Bucket> doListBuckets(String owner, String after, int limit) {
+    List<Bson> f = new ArrayList<>();
+    f.add(Filters.ne(Docs.DELETED, true));
+    if (owner != null) {
+      f.add(Filters.eq("owner", owner));
+    }
+    if (after != null) {
+      f.add(Filters.gt("_id", after));
+    }
+    List<Bucket> out = new ArrayList<>();
+    for (BsonDocument d : meta.find(Filters.and(f)).sort(Sorts.ascending("_id")).limit(limit)) {
+      out.add(Docs.bucket(d));
+    }
+    return out;
+  }
+
+  // -------------------------------------------------------------------------------- key reads
+
+  private static Bson range(String from, String to) {
+    return Filters.and(Filters.gte("_id", from), Filters.lt("_id", to));
+  }
+
+  private static final Bson LIVE = Filters.ne(Docs.DELETED, true);
+
+  /** What a write reads of a key: its lock and (part of) its history. */
+  private record KeyRead(BsonDocument lock, List<ObjectVersion> versions, boolean sawAll) {
+    long seq() {
+      return lock == null ? 0 : lock.getInt64("s").getValue();
+    }
+
+    KeyHistory history(String key) {
+      return new KeyHistory(key, versions);
+    }
+  }
+
+  /**
+   * The key's lock and its two newest versions in one query; then, if asked and not among them,
+   * the null version and a named version. {@code all}: the whole history.
+   */
+  private KeyRead readKey(Namespace ns, String key, boolean needNull, VersionId named, boolean all) {
+    String lockId = ns.ids().lock(key);
+    FindIterable<BsonDocument> q = ns.coll().find(Filters.and(range(lockId,
+        ns.ids().versionsEnd(key)), LIVE)).sort(Sorts.ascending("_id"));
+    if (!all) {
+      q = q.limit(3);
+    }
+    BsonDocument lock = null;
+    List<ObjectVersion> versions = new ArrayList<>();
+    for (BsonDocument d : q) {
+      if ("k".equals(d.getString("t").getValue())) {
+        lock = d;
+      } else {
+        String id = d.getString("_id").getValue();
+        versions.add(Docs.fromVersion(key, ns.ids().revisionOf(id), d));
+      }
+    }
+    boolean sawAll = all || versions.size() < 2 || (lock == null && versions.size() < 3);
+    if (lock == null && versions.size() == 3) {
+      versions.remove(2);
+    }
+    if (!sawAll && named != null && versions.stream().noneMatch(v -> v.revision().equals(named))) {
+      BsonDocument d = ns.coll().find(Filters.and(Filters.eq("_id", ns.ids().version(key, named)),
+          LIVE)).first();
+      if (d != null) {
+        versions.add(Docs.fromVersion(key, named, d));
+      }
+    }
+    if (!sawAll && needNull && versions.stream().noneMatch(ObjectVersion::nullVersion)) {
+      BsonDocument d = ns.coll().find(Filters.and(range(lockId, ns.ids().versionsEnd(key)),
+          Filters.eq("t", "v"), Filters.eq("n", true), LIVE)).first();
+      if (d != null) {
+        versions.add(Docs.fromVersion(key, ns.ids().revisionOf(d.getString("_id").getValue()), d));
+      }
+    }
+    return new KeyRead(lock, versions, sawAll);
+  }
+
+  private static VersionId revisionOf(KeyRead r, String versionId) {
+    if (versionId == null || VersionId.NULL.equals(versionId)) {
+      return null;
+    }
+    try {
+      return VersionId.decode(versionId, "versionId");
+    } catch (InvalidArgumentException e) {
+      return null;
+    }
+  }
+
+  // ------------------------------------------------------------------------------- key writes
+
+  /** Extra work a key write carries (a multipart completion's upload and parts). */
+  private record Extra(List<BsonDocument> ops, List<BsonDocument> garbage, Usage usage) {
+    static final Extra NONE = new Extra(List.of(), List.of(), Usage.ZERO);
+  }
+
+  /**
+   * Reads, plans with the shared rules, commits the intent in the key's lock, applies it. A
+   * concurrent writer makes the commit fail: start over. An intent found in the lock is another
+   * writer's, in flight (wait) or left by a dead process (roll it forward).
+   */
+  private KeyChange writeKey(String bucket, String key, boolean needNull, String versionId,
+      boolean all, BiFunction<Row, KeyHistory, KeyChange> plan,
+      java.util.function.Function<Row, Extra> extra) {
+    long deadline = System.nanoTime() + 2 * config.intentLease().toNanos();
+    for (int attempt = 0; ; attempt++) {
+      Row r = row(bucket);
+      Namespace ns = ns(r);
+      boolean wantNull = needNull || r.bucket().versioning() == VersioningState.SUSPENDED
+          || VersionId.NULL.equals(versionId);
+      KeyRead read;
+      try {
+        read = readKey(ns, key, wantNull, revisionOf(null, versionId), all);
+      } catch (MongoException e) {
+        throw unavailable(e);
+      }
+      if (read.lock() != null && read.lock().containsKey("i")) {
+        settle(ns, read.lock(), attempt, deadline);
+        continue;
+      }
+      KeyChange change = plan.apply(r, read.history(key));
+      Extra x = extra == null ? Extra.NONE : extra.apply(r);
+      Intent intent = intentFor(ns, r, key, change, read.sawAll(), x);
+      if (intent.isEmpty()) {
+        return change;
+      }
+      String lockId = ns.ids().lock(key);
+      long seq = read.seq() + 1;
+      if (!commit(ns, lockId, "k", read.lock(), intent)) {
+        backoff(attempt, deadline);
+        continue;
+      }
+      step("commit");
+      if (intent.apply(ns, lockId, seq, gc, hook, false, null) == Intent.Outcome.BUCKET_CLOSING) {
+        cancel(ns, lockId, read.lock() == null, seq);
+        awaitBucket(r, attempt, deadline);
+        continue;
+      }
+      return change;
+    }
+  }
+
+  private void step(String name) {
+    StepHook h = hook;
+    if (h != null) {
+      h.after(name);
+    }
+  }
+
+  /** Records the intent: creates the lock (none yet) or advances its sequence by one. */
+  private boolean commit(Namespace ns, String lockId, String kind, BsonDocument lock, Intent intent) {
+    long nowMs = now().toEpochMilli();
+    try {
+      if (lock == null) {
+        ns.coll().insertOne(new BsonDocument("_id", new BsonString(lockId))
+            .append("t", new BsonString(kind)).append("s", new BsonInt64(1))
+            .append("p", new BsonInt64(nowMs)).append("i", intent.toBson()));
+        return true;
+      }
+      long seq = lock.getInt64("s").getValue();
+      return ns.coll().updateOne(Filters.and(Filters.eq("_id", lockId), Filters.eq("s", seq),
+          Filters.exists("i", false)), Updates.combine(Updates.set("s", seq + 1),
+          Updates.set("p", nowMs), Updates.set("i", intent.toBson()))).getMatchedCount() == 1;
+    } catch (MongoWriteException e) {
+      if (e.getError().getCode() == 11000) {
+        return false;
+      }
+      throw unavailable(e);
+    }
+  }
+
+  /** Withdraws an intent none of whose steps ran. */
+  private static void cancel(Namespace ns, String lockId, boolean created, long seq) {
+    Bson mine = Filters.and(Filters.eq("_id", lockId), Filters.eq("s", seq));
+    if (created) {
+      ns.coll().deleteOne(mine);
+    } else {
+      ns.coll().updateOne(mine, Updates.combine(Updates.unset("i"), Updates.unset("p")));
+    }
+  }
+
+  /** A lock holds an intent: wait for its writer, or roll it forward if its lease ran out. */
+  private void settle(Namespace ns, BsonDocument lock, int attempt, long deadline) {
+    long since = lock.getInt64("p").getValue();
+    if (since < now().toEpochMilli() - config.intentLease().toMillis()) {
+      rollForward(ns, lock);
+    } else {
+      backoff(attempt, deadline);
+    }
+  }
+
+  /**
+   * Takes over a stale intent (a compare-and-set on its pending time, so one repairer at a time)
+   * and applies it again; every step is idempotent.
+   */
+  private boolean rollForward(Namespace ns, BsonDocument lock) {
+    String id = lock.getString("_id").getValue();
+    long seq = lock.getInt64("s").getValue();
+    long since = lock.getInt64("p").getValue();
+    long nowMs = now().toEpochMilli();
+    if (ns.coll().updateOne(Filters.and(Filters.eq("_id", id), Filters.eq("s", seq),
+        Filters.eq("p", since)), Updates.set("p", nowMs)).getMatchedCount() != 1) {
+      return false;
+    }
+    Intent intent = Intent.fromBson(lock.getDocument("i"));
+    intent.apply(ns, id, seq, gc, null, true, null);
+    return true;
+  }
+
+  private static void backoff(int attempt, Long deadline) {
+    if (deadline != null && System.nanoTime() > deadline) {
+      throw new ServiceUnavailableException("mongodb: the key stayed busy; try again");
+    }
+    if (attempt == 0) {
+      Thread.onSpinWait();
+      return;
+    }
+    long cap = Math.min(20, 1L << Math.min(attempt, 5));
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextLong(cap) + 1);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ServiceUnavailableException("mongodb: interrupted");
+    }
+  }
+
+  private String newTag() {
+    UUID u = UUID.randomUUID();
+    return Long.toHexString(u.getMostSignificantBits()) + Long.toHexString(u.getLeastSignificantBits());
+  }
+
+  private static int shardOf(String key) {
+    return Math.floorMod(key.hashCode(), SHARDS);
+  }
+
+  /**
+   * The steps of a key change. Versions are written before the master and removed after it,
+   * so a reader between steps sees the old state or the new. When the latest version is removed
+   * and nothing newer replaces it, the master first becomes a placeholder with a fresh id, the
+   * versions change, and the placeholder is resolved fenced on that id (the reference's PHD
+   * protocol); a reader that meets it resolves it from the versions.
+   */
+  private Intent intentFor(Namespace ns, Row r, String key, KeyChange c, boolean sawAll, Extra x) {
+    Ids id = ns.ids();
+    KeyFormat fmt = id.format;
+    Map<VersionId, ObjectVersion> before = new HashMap<>();
+    for (ObjectVersion v : c.before().versions()) {
+      before.put(v.revision(), v);
+    }
+    List<BsonDocument> puts = new ArrayList<>();
+    for (ObjectVersion v : c.after().versions()) {
+      ObjectVersion old = before.get(v.revision());
+      if (old == null || !Docs.sameStored(old, v)) {
+        puts.add(Intent.put(Docs.version(id.version(key, v.revision()), v)));
+      }
+    }
+    Set<VersionId> kept = new HashSet<>();
+    for (ObjectVersion v : c.after().versions()) {
+      kept.add(v.revision());
+    }
+    List<BsonDocument> dels = new ArrayList<>();
+    for (ObjectVersion v : c.before().versions()) {
+      if (!kept.contains(v.revision())) {
+        dels.add(Intent.delete(id.version(key, v.revision())));
+      }
+    }
+    ObjectVersion bl = c.before().latest();
+    ObjectVersion al = c.after().latest();
+    boolean hadMaster = bl != null && (fmt == KeyFormat.V0 || !bl.deleteMarker());
+    boolean wantMaster = al != null && (fmt == KeyFormat.V0 || !al.deleteMarker());
+    String masterId = id.master(key);
+    BsonDocument master = wantMaster ? Docs.master(masterId, al) : null;
+    boolean masterSame = hadMaster && wantMaster && Docs.sameStored(bl, al);
+    boolean latestRemoved = bl != null && !kept.contains(bl.revision());
+    boolean older = al == null || (bl != null && al.revision().compareTo(bl.revision()) > 0);
+    List<BsonDocument> ops = new ArrayList<>();
+    if (latestRemoved && older) {
+      String fence = ids.next().encode();
+      ops.add(Intent.placeholder(masterId, fence));
+      ops.addAll(dels);
+      ops.addAll(puts);
+      ops.add(Intent.repair(masterId, fence, master));
+    } else {
+      ops.addAll(puts);
+      if (!masterSame) {
+        if (wantMaster) {
+          ops.add(Intent.put(master));
+        } else if (hadMaster) {
+          ops.add(Intent.delete(masterId));
+        }
+      }
+      ops.addAll(dels);
+    }
+    ops.addAll(x.ops());
+    String tag = newTag();
+    Instant at = now();
+    List<BsonDocument> garbage = new ArrayList<>();
+    for (ObjectVersion v : c.garbage()) {
+      garbage.add(Docs.garbage(tag + "." + garbage.size(), GarbageRecord.Kind.OBJECT_VERSION,
+          r.bucket().name(), r.bucket().id(), key, v.versionId(), 0, v.size(),
+          v.metadata().dataLocations(), at));
+    }
+    for (BsonDocument g : x.garbage()) {
+      garbage.add(g.clone().append("_id", new BsonString(tag + "." + garbage.size())));
+    }
+    Usage delta = c.usageDelta().plus(x.usage());
+    boolean drop = c.after().isEmpty() && sawAll;
+    return new Intent(tag, at.toEpochMilli(), Docs.usageDelta(delta), shardOf(key), ops, garbage,
+        drop);
+  }
+
+  // ------------------------------------------------------------------------------------ objects
+
+  @Override
+  protected ObjectVersion doPutObject(String bucket, String key, ObjectMetadata metadata,
+      WriteCondition condition) {
+    return writeKey(bucket, key, false, null, false, (r, h) ->
+        KeyWrites.put(h, r.bucket().versioning(), metadata, condition, ids.next()), null).subject();
+  }
+
+  @Override
+  protected ObjectVersion doGetObject(String bucket, String key) {
+    Row r = row(bucket);
+    Namespace ns = ns(r);
+    BsonDocument m = ns.coll().find(Filters.and(Filters.eq("_id", ns.ids().master(key)), LIVE))
+        .first();
+    if (m != null && !Docs.isPlaceholder(m)) {
+      return KeyWrites.current(new KeyHistory(key, List.of(Docs.fromMaster(key, m))));
+    }
+    ObjectVersion latest = newest(ns, key);
+    if (m != null) {
+      repairPlaceholder(ns, key, m, latest);
+    }
+    return KeyWrites.current(new KeyHistory(key, latest == null ? List.of() : List.of(latest)));
+  }
+
+  /** The newest version of a key, from its version range. */
+  private ObjectVersion newest(Namespace ns, String key) {
+    BsonDocument d = ns.coll().find(Filters.and(range(ns.ids().lock(key), ns.ids().versionsEnd(key)),
+        Filters.eq("t", "v"), LIVE)).sort(Sorts.ascending("_id")).first();
+    return d == null ? null
+        : Docs.fromVersion(key, ns.ids().revisionOf(d.getString("_id").getValue()), d).withLatest(true);
+  }
+
+  /** Resolves a placeholder master to the newest version, fenced on the placeholder's id. */
+  private void repairPlaceholder(Namespace ns, String key, BsonDocument phd, ObjectVersion latest) {
+    Bson fenced = Filters.and(Filters.eq("_id", phd.get("_id")), Filters.eq("phd", phd.get("phd")));
+    boolean keep = latest != null && (ns.ids().format == KeyFormat.V0 || !latest.deleteMarker());
+    if (keep) {
+      ns.coll().replaceOne(fenced, Docs.master(ns.ids().master(key), latest));
+    } else {
+      ns.coll().updateOne(fenced, Updates.set(Docs.DELETED, true));
+      ns.coll().deleteOne(fenced);
+    }
+  }
+
+  @Override
+  protected ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
+    Row r = row(bucket);
+    Namespace ns = ns(r);
+    KeyRead read = readKey(ns, key, VersionId.NULL.equals(versionId),
+        revisionOf(null, versionId), false);
+    return KeyWrites.version(read.history(key), versionId);
+  }
+
+  @Override
+  protected ObjectVersion doUpdateObjectMetadata(String bucket, String key, String versionId,
+      ObjectMetadataUpdate update) {
+    return writeKey(bucket, key, false, versionId, false,
+        (r, h) -> KeyWrites.update(h, versionId, update), null).subject();
+  }
+
+  @Override
+  protected DeleteResult doDeleteObject(String bucket, String key) {
+    VersioningState[] state = new VersioningState[1];
+    KeyChange c = writeKey(bucket, key, false, null, false, (r, h) -> {
+      state[0] = r.bucket().versioning();
+      return KeyWrites.delete(h, state[0], ids.next());
+    }, null);
+    return state[0] == VersioningState.UNVERSIONED
+        ? new DeleteResult(key, null, false)
+        : new DeleteResult(key, c.subject().versionId(), true);
+  }
+
+  @Override
+  protected DeleteResult doDeleteObjectVersion(String bucket, String key, String versionId) {
+    KeyChange c = writeKey(bucket, key, false, versionId, false,
+        (r, h) -> KeyWrites.deleteVersion(h, versionId), null);
+    return new DeleteResult(key, c.subject().versionId(), c.subject().deleteMarker());
+  }
+
+  // ---------------------------------------------------------------------------------- multipart
+
+  private static final Usage ONE_UPLOAD = new Usage(0, 0, 0, 0, 0, 1, 0);
+
+  private static Usage partBytes(long bytes) {
+    return new Usage(0, 0, 0, 0, 0, 0, bytes);
+  }
+
+  @Override
+  protected MultipartUpload doInitiateMultipartUpload(String bucket, String key,
+      ObjectMetadata metadata) {
+    long deadline = System.nanoTime() + 2 * config.intentLease().toNanos();
+    for (int attempt = 0; ; attempt++) {
+      Row r = row(bucket);
+      Namespace ns = ns(r);
+      VersionId id = ids.next();
+      MultipartUpload u = new MultipartUpload(key, id.encodeOldestFirst(), id.timestamp(), metadata);
+      String uid = ns.ids().upload(key, u.uploadId());
+      Intent intent = new Intent(newTag(), now().toEpochMilli(), Docs.usageDelta(ONE_UPLOAD),
+          shardOf(key), List.of(), List.of(), false);
+      BsonDocument doc = new BsonDocument("_id", new BsonString(uid)).append("t", new BsonString("u"))
+          .append("s", new BsonInt64(1)).append("p", new BsonInt64(now().toEpochMilli()))
+          .append("i", intent.toBson()).append("at", new BsonString(u.initiated().toString()))
+          .append("md", Docs.metadata(metadata));
+      ns.coll().insertOne(doc);
+      step("commit");
+      if (intent.apply(ns, uid, 1, gc, hook, false, null) == Intent.Outcome.BUCKET_CLOSING) {
+        ns.coll().deleteOne(Filters.and(Filters.eq("_id", uid), Filters.eq("s", 1L)));
+        awaitBucket(r, attempt, deadline);
+        continue;
+      }
+      return u;
+    }
+  }
+
+  /** An upload's document with its parts (all, or from one part number). */
+  private record UploadRead(Namespace ns, Row row, String id, BsonDocument doc,
+      MultipartUpload upload, TreeMap<Integer, Part> parts) {}
+
+  private UploadRead readUpload(String bucket, String key, String uploadId, Integer onlyPart,
+      int attempt, long deadline) {
+    while (true) {
+      Row r = row(bucket);
+      Namespace ns = ns(r);
+      String uid = ns.ids().upload(key, uploadId);
+      Bson which = onlyPart == null ? range(uid, Ids.partsEnd(uid))
+          : Filters.in("_id", uid, Ids.part(uid, onlyPart));
+      BsonDocument doc = null;
+      TreeMap<Integer, Part> parts = new TreeMap<>();
+      for (BsonDocument d : ns.coll().find(Filters.and(which, LIVE))) {
+        if ("u".equals(d.getString("t").getValue())) {
+          doc = d;
+        } else if ("p".equals(d.getString("t").getValue())) {
+          Part p = Docs.part(d);
+          parts.put(p.partNumber(), p);
+        }
+      }
+      if (doc == null || completing(doc)) {
+        throw new NoSuchUploadException("uploadId: no upload " + uploadId + " of \"" + key + "\"");
+      }
+      if (doc.containsKey("i")) {
+        settle(ns, doc, attempt++, deadline);
+        continue;
+      }
+      return new UploadRead(ns, r, uid, doc, Docs.upload(key, uploadId, doc), parts);
+    }
+  }
+
+  private boolean completing(BsonDocument upload) {
+    return upload.containsKey("cmp") && upload.getInt64("cmp").getValue()
+        > now().toEpochMilli() - config.intentLease().toMillis();
+  }
+
+  private BsonDocument partGarbage(Row r, MultipartUpload u, Part p, Instant at) {
+    return Docs.garbage("", GarbageRecord.Kind.PART, r.bucket().name(), r.bucket().id(), u.key(),
+        u.uploadId(), p.partNumber(), p.size(), p.dataLocations(), at);
+  }
+
+  /** A write to an upload: its intent committed in the upload document, then applied. */
+  private boolean writeUpload(UploadRead u, Usage delta, List<BsonDocument> ops,
+      List<BsonDocument> garbage, boolean drop, int attempt, long deadline) {
+    String tag = newTag();
+    List<BsonDocument> gcs = new ArrayList<>();
+    for (BsonDocument g : garbage) {
+      gcs.add(g.clone().append("_id", new BsonString(tag + "." + gcs.size())));
+    }
+    Intent intent = new Intent(tag, now().toEpochMilli(), Docs.usageDelta(delta),
+        shardOf(u.upload().key()), ops, gcs, drop);
+    if (!commit(u.ns(), u.id(), "u", u.doc(), intent)) {
+      backoff(attempt, deadline);
+      return false;
+    }
+    step("commit");
+    long seq = u.doc().getInt64("s").getValue() + 1;
+    if (intent.apply(u.ns(), u.id(), seq, gc, hook, false, null) == Intent.Outcome.BUCKET_CLOSING) {
+      cancel(u.ns(), u.id(), false, seq);
+      awaitBucket(u.row(), attempt, deadline);
+      return false;
+    }
+    return true;
+  }
+
+  @Override
+  protected Part doPutPart(String bucket, String key, String uploadId, Part part) {
+    long deadline = System.nanoTime() + 2 * config.intentLease().toNanos();
+    for (int attempt = 0; ; attempt++) {
+      UploadRead u = readUpload(bucket, key, uploadId, part.partNumber(), attempt, deadline);
+      Part stored = part.withLastModified(now());
+      Part old = u.parts().get(part.partNumber());
+      List<BsonDocument> garbage = old == null ? List.of()
+          : List.of(partGarbage(u.row(), u.upload(), old, now()));
+      long delta = stored.size() - (old == null ? 0 : old.size());
+      if (writeUpload(u, partBytes(delta),
+          List.of(Intent.put(Docs.part(Ids.part(u.id(), part.partNumber()), stored))), garbage,
+          false, attempt, deadline)) {
+        return stored;
+      }
+    }
+  }
+
+  @Override
+  protected void doAbortMultipartUpload(String bucket, String key, String uploadId) {
+    long deadline = System.nanoTime() + 2 * config.intentLease().toNanos();
+    for (int attempt = 0; ; attempt++) {
+      UploadRead u = readUpload(bucket, key, uploadId, null, attempt, deadline);
+      Instant at = now();
+      List<BsonDocument> garbage = new ArrayList<>();
+      long bytes = 0;
+      for (Part p : u.parts().values()) {
+        garbage.add(partGarbage(u.row(), u.upload(), p, at));
+        bytes += p.size();
+      }
+      if (writeUpload(u, new Usage(0, 0, 0, 0, 0, -1, -bytes), List.of(Intent.deleteRange(Ids.part(u.id(), 0),
+          Ids.partsEnd(u.id()))), garbage, true, attempt, deadline)) {
+        return;
+      }
+    }
+  }
+
+  @Override
+  protected ObjectVersion doCompleteMultipartUpload(String bucket, String key, String uploadId,
+      List<CompletedPart> parts) {
+    long deadline = System.nanoTime() + 2 * config.intentLease().toNanos();
+    UploadRead u;
+    for (int attempt = 0; ; attempt++) {
+      u = readUpload(bucket, key, uploadId, null, attempt, deadline);
+      // freeze the upload: parts and aborts now see it as gone, until the completion commits
+      long seq = u.doc().getInt64("s").getValue();
+      if (u.ns().coll().updateOne(Filters.and(Filters.eq("_id", u.id()), Filters.eq("s", seq),
+          Filters.exists("i", false)), Updates.combine(Updates.set("s", seq + 1),
+          Updates.set("cmp", now().toEpochMilli()))).getMatchedCount() == 1) {
+        break;
+      }
+      backoff(attempt, deadline);
+    }
+    UploadRead frozen = u;
+    ObjectMetadata m;
+    try {
+      m = MultipartRules.complete(frozen.upload().metadata(), frozen.parts(), parts);
+    } catch (MetadataException e) {
+      unfreeze(frozen);
+      throw e;
+    }
+    Instant at = now();
+    long bytes = 0;
+    List<BsonDocument> garbage = new ArrayList<>();
+    for (Part p : frozen.parts().values()) {
+      bytes += p.size();
+    }
+    for (Part p : MultipartRules.leftOut(frozen.parts(), parts)) {
+      garbage.add(partGarbage(frozen.row(), frozen.upload(), p, at));
+    }
+    Usage uploadDelta = new Usage(0, 0, 0, 0, 0, -1, -bytes);
+    List<BsonDocument> ops = List.of(Intent.deleteRange(frozen.id(), Ids.partsEnd(frozen.id())));
+    try {
+      return writeKey(bucket, key, false, null, false, (r, h) -> {
+        if (!r.bucket().id().equals(frozen.row().bucket().id())) {
+          throw new NoSuchUploadException("uploadId: no upload " + uploadId + " of \"" + key + "\"");
+        }
+        return KeyWrites.put(h, r.bucket().versioning(), m, WriteCondition.none(), ids.next());
+      }, r -> new Extra(ops, garbage, uploadDelta)).subject();
+    } catch (MetadataException | MongoException e) {
+      unfreeze(frozen);
+      throw e;
+    }
+  }
+
+  private void unfreeze(UploadRead u) {
+    u.ns().coll().updateOne(Filters.and(Filters.eq("_id", u.id()),
+        Filters.eq("s", u.doc().getInt64("s").getValue() + 1)), Updates.unset("cmp"));
+  }
+
+  @Override
+  protected List<Part> doListParts(String bucket, String key, String uploadId, int after, int limit) {
+    Row r = row(bucket);
+    Namespace ns = ns(r);
+    String uid = ns.ids().upload(key, uploadId);
+    BsonDocument doc = ns.coll().find(Filters.and(Filters.eq("_id", uid), LIVE)).first();
+    if (doc == null || completing(doc)) {
+      throw new NoSuchUploadException("uploadId: no upload " + uploadId + " of \"" + key + "\"");
+    }
+    List<Part> out = new ArrayList<>();
+    for (BsonDocument d : ns.coll().find(Filters.and(Filters.gt("_id", Ids.part(uid, after)),
+        Filters.lt("_id", Ids.partsEnd(uid)), LIVE)).sort(Sorts.ascending("_id")).limit(limit)) {
+      out.add(Docs.part(d));
+    }
+    return out;
+  }
+
+  // ----------------------------------------------------------------------------------- listings
+
+  /** A paged scan of one id range, each document mapped to entries (a placeholder may map to none). */
+  private abstract class RangeCursor<E> extends PagedCursor<E> {
+    final Namespace ns;
+    final String end;
+    final Bson filter;
+
+    RangeCursor(Namespace ns, String end, Bson filter) {
+      super(16, 1000);
+      this.ns = ns;
+      this.end = end;
+      this.filter = filter;
+    }
+
+    abstract String idFrom(String key);
+
+    abstract String idOf(E entry);
+
+    abstract E map(BsonDocument d);
+
+    @Override
+    protected List<E> fetch(String from, E after, int limit) {
+      List<E> out = new ArrayList<>(limit);
+      Bson lower = after == null ? Filters.gte("_id", idFrom(from)) : Filters.gt("_id", idOf(after));
+      while (out.size() < limit) {
+        int want = limit - out.size();
+        int got = 0;
+        String last = null;
+        for (BsonDocument d : ns.coll().find(Filters.and(lower, Filters.lt("_id", end), filter, LIVE))
+            .sort(Sorts.ascending("_id")).limit(want)) {
+          got++;
+          last = d.getString("_id").getValue();
+          E e = map(d);
+          if (e != null) {
+            out.add(e);
+          }
+        }
+        if (got < want) {
+          break;
+        }
+        lower = Filters.gt("_id", last);
+      }
+      return out;
+    }
+  }
+
+  @Override
+  protected Cursor<ObjectVersion> currentObjects(Bucket bucket) {
+    Namespace ns = ns(bucket);
+    Bson filter = ns.ids().format == KeyFormat.V1 ? Filters.eq("t", "m")
+        : Filters.and(Filters.eq("t", "m"), Filters.ne("dm", true));
+    return new RangeCursor<ObjectVersion>(ns, ns.ids().mastersEnd(), filter) {
+      @Override
+      String idFrom(String key) {
+        return ns.ids().masterFrom(key);
+      }
+
+      @Override
+      String idOf(ObjectVersion v) {
+        return ns.ids().master(v.key());
+      }
+
+      @Override
+      ObjectVersion map(BsonDocument d) {
+        String key = ns.ids().keyOfMaster(d.getString("_id").getValue());
+        if (!Docs.isPlaceholder(d)) {
+          return Docs.fromMaster(key, d);
+        }
+        ObjectVersion latest = newest(ns, key);
+        repairPlaceholder(ns, key, d, latest);
+        return latest == null || latest.deleteMarker() ? null : latest;
+      }
+    };
+  }
+
+  @Override
+  protected Cursor<ObjectVersion> versions(Bucket bucket) {
+    Namespace ns = ns(bucket);
+    return Cursors.withLatestFlags(new RangeCursor<ObjectVersion>(ns, ns.ids().versionsEnd(),
+        Filters.eq("t", "v")) {
+      @Override
+      String idFrom(String key) {
+        return ns.ids().versionFrom(key);
+      }
+
+      @Override
+      String idOf(ObjectVersion v) {
+        return ns.ids().version(v.key(), v.revision());
+      }
+
+      @Override
+      ObjectVersion map(BsonDocument d) {
+        String id = d.getString("_id").getValue();
+        return Docs.fromVersion(ns.ids().keyOfVersion(id), ns.ids().revisionOf(id), d);
+      }
+    });
+  }
+
+  @Override
+  protected Cursor<MultipartUpload> uploads(Bucket bucket) {
+    Namespace ns = ns(bucket);
+    return new RangeCursor<MultipartUpload>(ns, ns.ids().uploadsEnd(), Filters.eq("t", "u")) {
+      @Override
+      String idFrom(String key) {
+        return ns.ids().uploadFrom(key);
+      }
+
+      @Override
+      String idOf(MultipartUpload u) {
+        return ns.ids().upload(u.key(), u.uploadId());
+      }
+
+      @Override
+      MultipartUpload map(BsonDocument d) {
+        if (completing(d)) {
+          return null;
+        }
+        String id = d.getString("_id").getValue();
+        return Docs.upload(ns.ids().keyOfUpload(id), ns.ids().uploadIdOf(id), d);
+      }
+    };
+  }
+
+  // --------------------------------------------------------------------------------- management
+
+  @Override
+  public UUID getUUID() {
+    BsonDocument fresh = new BsonDocument("_id", new BsonString("uuid"))
+        .append("v", new BsonString(UUID.randomUUID().toString()));
+    try {
+      info.insertOne(fresh);
+      return UUID.fromString(fresh.getString("v").getValue());
+    } catch (MongoWriteException e) {
+      if (e.getError().getCode() != 11000) {
+        throw unavailable(e);
+      }
+      return UUID.fromString(info.find(Filters.eq("_id", "uuid")).first().getString("v").getValue());
+    }
+  }
+
+  @Override
+  protected Usage doBucketUsage(String bucket) {
+    return usageOf(ns(row(bucket)));
+  }
+
+  private Usage usageOf(Namespace ns) {
+    Usage sum = Usage.ZERO;
+    for (BsonDocument d : ns.coll().find(range(ns.ids().usage(0), ns.ids().usage(SHARDS)))) {
+      sum = Docs.addUsage(sum, d);
+    }
+    return sum;
+  }
+
+  @Override
+  public StoreUsage usage() {
+    long buckets = 0;
+    Usage total = Usage.ZERO;
+    for (BsonDocument d : meta.find(LIVE)) {
+      buckets++;
+      total = total.plus(usageOf(ns(Docs.bucket(d), KeyFormat.of(d.getString("fmt").getValue()))));
+    }
+    return new StoreUsage(buckets, total);
+  }
+
+  // ----------------------------------------------------------------------------------- GC queue
+
+  private static final Bson RELEASED = Filters.exists("h", false);
+
+  @Override
+  protected GarbageClaim doClaimGarbage(int max, Duration gracePeriod, Duration lease) {
+    Instant now = now();
+    long cutoff = Docs.nanos(now.minus(gracePeriod));
+    long nowMs = now.toEpochMilli();
+    Instant until = now.plus(lease);
+    String claim = UUID.randomUUID().toString();
+    Bson free = Filters.or(Filters.exists("c", false), Filters.lte("u", nowMs));
+    List<BsonValue> candidates = new ArrayList<>();
+    for (BsonDocument d : gc.find(Filters.and(Filters.lte("at", cutoff), RELEASED, free))
+        .sort(Sorts.ascending("at", "_id")).limit(max).projection(Projections.include("_id"))) {
+      candidates.add(d.get("_id"));
+    }
+    List<GarbageRecord> out = new ArrayList<>();
+    if (!candidates.isEmpty()) {
+      gc.updateMany(Filters.and(Filters.in("_id", candidates), RELEASED, free),
+          Updates.combine(Updates.set("c", claim), Updates.set("u", until.toEpochMilli())));
+      for (BsonDocument d : gc.find(Filters.and(Filters.in("_id", candidates), Filters.eq("c", claim)))
+          .sort(Sorts.ascending("at", "_id"))) {
+        out.add(Docs.garbage(d));
+      }
+    }
+    return new GarbageClaim(claim, until, out);
+  }
+
+  @Override
+  protected int doAcknowledgeGarbage(String claimId, Collection<String> recordIds) {
+    Bson mine = Filters.and(Filters.in("_id", new ArrayList<>(recordIds)), Filters.eq("c", claimId),
+        Filters.gt("u", now().toEpochMilli()));
+    List<BsonDocument> buckets = new ArrayList<>();
+    for (BsonDocument d : gc.find(Filters.and(mine, Filters.eq("k", "BUCKET")))) {
+      buckets.add(d);
+    }
+    int n = (int) gc.deleteMany(mine).getDeletedCount();
+    for (BsonDocument b : buckets) {
+      dropNamespace(b.getString("bi").getValue(), b.getString("b").getValue());
+    }
+    return n;
+  }
+
+  /** A deleted bucket's namespace goes when its GC record is acknowledged. */
+  private void dropNamespace(String bucketId, String name) {
+    Bucket gone = new Bucket(name, bucketId, "-", Instant.EPOCH, VersioningState.UNVERSIONED, null);
+    Namespace ns = ns(gone, config.keyFormat());
+    if (config.layout() == MongoConfig.Layout.SHARED) {
+      ns.coll().deleteMany(range(ns.ids().start(), ns.ids().end()));
+    } else {
+      ns.coll().drop();
+      indexed.remove(ns.collectionName());
+    }
+  }
+
+  @Override
+  protected int doReleaseGarbage(String claimId, Collection<String> recordIds) {
+    return (int) gc.updateMany(Filters.and(Filters.in("_id", new ArrayList<>(recordIds)),
+        Filters.eq("c", claimId)), Updates.combine(Updates.unset("c"), Updates.unset("u")))
+        .getModifiedCount();
+  }
+
+  @Override
+  public GcQueueStats gcQueueStats() {
+    long total = 0;
+    long leased = 0;
+    long bytes = 0;
+    long oldest = Long.MAX_VALUE;
+    Instant oldestAt = null;
+    long nowMs = now().toEpochMilli();
+    for (BsonDocument d : gc.find().projection(Projections.include("at", "da", "sz", "u"))) {
+      total++;
+      bytes += d.getInt64("sz").getValue();
+      if (d.containsKey("u") && d.getInt64("u").getValue() > nowMs) {
+        leased++;
+      }
+      long at = d.getInt64("at").getValue();
+      if (at < oldest) {
+        oldest = at;
+        oldestAt = Instant.parse(d.getString("da").getValue());
+      }
+    }
+    return new GcQueueStats(total, leased, oldestAt, bytes);
+  }
+
+  // ------------------------------------------------------------------------------------ restore
+
+  @Override
+  protected Bucket doRestoreBucket(Bucket bucket) {
+    for (int attempt = 0; ; attempt++) {
+      Row r;
+      try {
+        r = row(bucket.name());
+      } catch (NoSuchBucketException e) {
+        BsonDocument other = meta.find(Filters.and(Filters.eq("id", bucket.id()), LIVE)).first();
+        if (other != null) {
+          throw new BucketAlreadyExistsException("bucket.id: " + bucket.id() + " is the id of"
+              + " bucket \"" + other.getString("_id").getValue() + "\"");
+        }
+        try {
+          insertBucket(bucket, config.keyFormat());
+          return bucket;
+        } catch (BucketAlreadyExistsException raced) {
+          backoff(attempt, null);
+          continue;
+        }
+      }
+      Bucket after = BucketRules.restore(r.bucket(), bucket);
+      if (casBucket(r, after)) {
+        return after;
+      }
+      backoff(attempt, null);
+    }
+  }
+
+  @Override
+  protected void doRestoreKey(String bucket, String key, List<ObjectVersion> versions) {
+    writeKey(bucket, key, true, null, true,
+        (r, h) -> KeyWrites.restore(h, r.bucket().versioning(), versions), null);
+  }
+
+  @Override
+  protected void doRestoreUpload(String bucket, MultipartUpload upload, List<Part> parts) {
+    long deadline = System.nanoTime() + 2 * config.intentLease().toNanos();
+    for (int attempt = 0; ; attempt++) {
+      Row r = row(bucket);
+      Namespace ns = ns(r);
+      String uid = ns.ids().upload(upload.key(), upload.uploadId());
+      BsonDocument doc = null;
+      long oldBytes = 0;
+      for (BsonDocument d : ns.coll().find(Filters.and(range(uid, Ids.partsEnd(uid)), LIVE))) {
+        if ("u".equals(d.getString("t").getValue())) {
+          doc = d;
+        } else {
+          oldBytes += d.getInt64("sz").getValue();
+        }
+      }
+      if (doc != null && doc.containsKey("i")) {
+        settle(ns, doc, attempt, deadline);
+        continue;
+      }
+      long bytes = parts.stream().mapToLong(Part::size).sum();
+      Usage delta = partBytes(bytes - oldBytes).plus(doc == null ? ONE_UPLOAD : Usage.ZERO);
+      List<BsonDocument> ops = new ArrayList<>();
+      ops.add(Intent.deleteRange(Ids.part(uid, 0), Ids.partsEnd(uid)));
+      for (Part p : parts) {
+        Part stored = p.lastModified() == null ? p.withLastModified(upload.initiated()) : p;
+        ops.add(Intent.put(Docs.part(Ids.part(uid, p.partNumber()), stored)));
+      }
+      String tag = newTag();
+      Intent intent = new Intent(tag, now().toEpochMilli(), Docs.usageDelta(delta),
+          shardOf(upload.key()), ops, List.of(), false);
+      long seq = doc == null ? 1 : doc.getInt64("s").getValue() + 1;
+      BsonDocument content = new BsonDocument("_id", new BsonString(uid))
+          .append("t", new BsonString("u")).append("s", new BsonInt64(seq))
+          .append("p", new BsonInt64(now().toEpochMilli())).append("i", intent.toBson())
+          .append("at", new BsonString(upload.initiated().toString()))
+          .append("md", Docs.metadata(upload.metadata()));
+      boolean committed;
+      try {
+        if (doc == null) {
+          ns.coll().insertOne(content);
+          committed = true;
+        } else {
+          committed = ns.coll().replaceOne(Filters.and(Filters.eq("_id", uid),
+              Filters.eq("s", seq - 1), Filters.exists("i", false)), content).getMatchedCount() == 1;
+        }
+      } catch (MongoWriteException e) {
+        committed = false;
+      }
+      if (!committed) {
+        backoff(attempt, deadline);
+        continue;
+      }
+      if (intent.apply(ns, uid, seq, gc, hook, false, null) == Intent.Outcome.BUCKET_CLOSING) {
+        cancel(ns, uid, doc == null, seq);
+        awaitBucket(r, attempt, deadline);
+        continue;
+      }
+      return;
+    }
+  }
+
+  @Override
+  protected GarbagePage doListGarbage(String after, int limit) {
+    Bson from = Filters.empty();
+    if (after != null) {
+      int colon = after.indexOf(':');
+      long at;
+      try {
+        at = Long.parseLong(after.substring(0, Math.max(colon, 0)));
+      } catch (NumberFormatException e) {
+        throw new InvalidArgumentException("after", "not a cursor this store returned: \"" + after
+            + "\"");
+      }
+      String id = after.substring(colon + 1);
+      from = Filters.or(Filters.gt("at", at), Filters.and(Filters.eq("at", at), Filters.gt("_id", id)));
+    }
+    List<BsonDocument> docs = new ArrayList<>();
+    gc.find(from).sort(Sorts.ascending("at", "_id")).limit(limit + 1).into(docs);
+    boolean more = docs.size() > limit;
+    List<BsonDocument> page = more ? docs.subList(0, limit) : docs;
+    List<GarbageRecord> out = new ArrayList<>(page.size());
+    for (BsonDocument d : page) {
+      out.add(Docs.garbage(d));
+    }
+    BsonDocument last = page.isEmpty() ? null : page.get(page.size() - 1);
+    return new GarbagePage(out, more, more ? last.getInt64("at").getValue() + ":"
+        + last.getString("_id").getValue() : null);
+  }
+
+  @Override
+  protected int doRestoreGarbage(List<GarbageRecord> records) {
+    int added = 0;
+    for (GarbageRecord r : records) {
+      BsonDocument d = Docs.garbage("o:" + r.id(), r.kind(), r.bucket(), r.bucketId(), r.key(),
+          r.versionId(), r.partNumber(), r.size(), r.dataLocations(), r.deletedAt());
+      try {
+        gc.insertOne(d);
+        added++;
+      } catch (MongoWriteException e) {
+        if (e.getError().getCode() != 11000) {
+          throw unavailable(e);
+        }
+      }
+    }
+    return added;
+  }
+
+  // ------------------------------------------------------------------------------------- repair
+
+  private void drainQuietly() {
+    try {
+      repair();
+    } catch (RuntimeException e) {
+      // the next round tries again; a store that cannot reach its database says so on use
+    }
+  }
+
+  /**
+   * Drains the repair queue now: rolls forward every intent older than the lease (left by a
+   * process that died between steps), resolves placeholders met on the way, and releases GC
+   * records still held by intents that finished. Returns how many intents it rolled forward.
+   * Runs on open and every {@code repairIntervalMs} in the background.
+   */
+  public int repair() {
+    return repair(config.intentLease());
+  }
+
+  /** As {@link #repair()}, for intents older than {@code age} (tests: zero). */
+  int repair(Duration age) {
+    long cutoff = now().toEpochMilli() - age.toMillis();
+    int n = 0;
+    for (BsonDocument b : meta.find(LIVE)) {
+      Namespace ns = ns(Docs.bucket(b), KeyFormat.of(b.getString("fmt").getValue()));
+      for (BsonDocument lock : ns.coll().find(Filters.and(range(ns.ids().start(), ns.ids().end()),
+          Filters.lte("p", cutoff)))) {
+        if (lock.containsKey("i") && rollForward(ns, lock)) {
+          n++;
+        }
+      }
+    }
+    for (BsonDocument g : gc.find(Filters.and(Filters.exists("h", true),
+        Filters.lte("at", Docs.nanos(Instant.ofEpochMilli(cutoff)))))) {
+      MongoCollection<BsonDocument> c = db.getCollection(g.getString("hc").getValue(), BsonDocument.class);
+      BsonDocument lock = c.find(Filters.eq("_id", g.getString("hi").getValue())).first();
+      String tag = g.getString("h").getValue();
+      boolean pending = lock != null && lock.containsKey("i")
+          && tag.equals(lock.getDocument("i").getString("op").getValue());
+      if (!pending) {
+        gc.updateOne(Filters.and(Filters.eq("_id", g.get("_id")), Filters.eq("h", tag)),
+            Updates.combine(Updates.unset("h"), Updates.unset("hc"), Updates.unset("hi")));
+      }
+    }
+    return n;
+  }
+}

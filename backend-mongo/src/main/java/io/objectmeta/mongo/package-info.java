@@ -1,0 +1,2 @@
+/** The MongoDB backend. */
+package io.objectmeta.mongo;
