@@ -439,25 +439,22 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
    */
   private KeyRead readKey(Namespace ns, String key, boolean needNull, VersionId named, boolean all) {
     String lockId = ns.ids().lock(key);
-    FindIterable<BsonDocument> q = ns.coll().find(Filters.and(range(lockId,
-        ns.ids().versionsEnd(key)), LIVE)).sort(Sorts.ascending("_id"));
+    // the lock first, in its own query: the versions must be read after it, so that a write
+    // committed in between moves the sequence and fails this reader's compare-and-set (a
+    // single range query would do on MongoDB, which scans the index in order, but not on every
+    // server that speaks the protocol)
+    BsonDocument lock = ns.coll().find(Filters.eq("_id", lockId)).first();
+    FindIterable<BsonDocument> q = ns.coll().find(Filters.and(Filters.gt("_id", lockId),
+        Filters.lt("_id", ns.ids().versionsEnd(key)), LIVE)).sort(Sorts.ascending("_id"));
     if (!all) {
-      q = q.limit(3);
+      q = q.limit(2);
     }
-    BsonDocument lock = null;
     List<ObjectVersion> versions = new ArrayList<>();
     for (BsonDocument d : q) {
-      if ("k".equals(d.getString("t").getValue())) {
-        lock = d;
-      } else {
-        String id = d.getString("_id").getValue();
-        versions.add(Docs.fromVersion(key, ns.ids().revisionOf(id), d));
-      }
+      String id = d.getString("_id").getValue();
+      versions.add(Docs.fromVersion(key, ns.ids().revisionOf(id), d));
     }
-    boolean sawAll = all || versions.size() < 2 || (lock == null && versions.size() < 3);
-    if (lock == null && versions.size() == 3) {
-      versions.remove(2);
-    }
+    boolean sawAll = all || versions.size() < 2;
     if (!sawAll && named != null && versions.stream().noneMatch(v -> v.revision().equals(named))) {
       BsonDocument d = ns.coll().find(Filters.and(Filters.eq("_id", ns.ids().version(key, named)),
           LIVE)).first();
