@@ -139,19 +139,30 @@ final class Intent {
    * applied (the usage step then checks its marker instead of the bucket's state).
    */
   Outcome apply(Namespace ns, String lockId, long seq, MongoCollection<BsonDocument> gcColl,
-      StepHook hook, boolean replay, Runnable onUsageApplied) {
+      StepHook hook, boolean replay, UsageMarkers markers) {
     List<Step> steps = new ArrayList<>();
-    if (usage != null && !usage.isEmpty()) {
-      steps.add(usageStep(ns, replay));
+    String counterId = ns.ids().usage(shard);
+    List<String> prune = List.of();
+    boolean counts = usage != null && !usage.isEmpty();
+    if (counts) {
+      prune = replay || markers == null ? List.of() : markers.take(ns, counterId);
+      steps.add(usageStep(ns, replay, prune));
     }
     for (BsonDocument op : ops) {
       steps.addAll(dataSteps(ns, op));
     }
-    if (!runData(ns.coll(), steps, hook, replay, ns)) {
-      return Outcome.BUCKET_CLOSING;
+    boolean applied;
+    try {
+      applied = runData(ns.coll(), steps, hook, replay, ns);
+    } catch (RuntimeException e) {
+      if (markers != null) {
+        markers.putBack(ns, counterId, prune);
+      }
+      throw e;
     }
-    if (onUsageApplied != null) {
-      onUsageApplied.run();
+    if (!applied) {
+      markers.putBack(ns, counterId, prune);
+      return Outcome.BUCKET_CLOSING;
     }
     List<BsonValue> gcIds = new ArrayList<>();
     if (!garbage.isEmpty()) {
@@ -171,6 +182,9 @@ final class Intent {
       step(hook, "gc records");
     }
     finish(ns.coll(), lockId, seq, dropLock);
+    if (counts && markers != null) {
+      markers.done(ns, counterId, tag);
+    }
     step(hook, "clear");
     if (!gcIds.isEmpty()) {
       gcColl.updateMany(Filters.in("_id", gcIds),
@@ -197,10 +211,11 @@ final class Intent {
 
   private record Step(String name, WriteModel<BsonDocument> model) {}
 
-  private Step usageStep(Namespace ns, boolean replay) {
+  private Step usageStep(Namespace ns, boolean replay, List<String> prune) {
     String id = ns.ids().usage(shard);
     Bson inc = inc(usage);
-    Bson update = Updates.combine(inc, Updates.set("t", "c"), Updates.set("a." + tag, 1));
+    Bson update = Updates.combine(inc, Updates.set("t", "c"), Updates.set("a." + tag, 1),
+        UsageMarkers.unset(prune));
     Bson filter = replay
         ? Filters.and(Filters.eq("_id", id), Filters.exists("a." + tag, false))
         : Filters.and(Filters.eq("_id", id), Filters.exists("del", false));

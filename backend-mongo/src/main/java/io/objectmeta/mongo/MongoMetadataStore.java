@@ -116,6 +116,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   private final Set<String> indexed = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService drain;
   private volatile StepHook hook;
+  private final UsageMarkers markers = new UsageMarkers();
 
   MongoMetadataStore(MongoClient client, boolean ownsClient, MongoConfig config) {
     this.client = client;
@@ -199,6 +200,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
         Thread.currentThread().interrupt();
       }
     }
+    markers.flush(db);
     if (ownsClient) {
       client.close();
     }
@@ -527,7 +529,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
         continue;
       }
       step("commit");
-      if (intent.apply(ns, lockId, seq, gc, hook, false, null) == Intent.Outcome.BUCKET_CLOSING) {
+      if (intent.apply(ns, lockId, seq, gc, hook, false, markers) == Intent.Outcome.BUCKET_CLOSING) {
         cancel(ns, lockId, read.lock() == null, seq);
         awaitBucket(r, attempt, deadline);
         continue;
@@ -811,7 +813,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
           .append("md", Docs.metadata(metadata));
       ns.coll().insertOne(doc);
       step("commit");
-      if (intent.apply(ns, uid, 1, gc, hook, false, null) == Intent.Outcome.BUCKET_CLOSING) {
+      if (intent.apply(ns, uid, 1, gc, hook, false, markers) == Intent.Outcome.BUCKET_CLOSING) {
         ns.coll().deleteOne(Filters.and(Filters.eq("_id", uid), Filters.eq("s", 1L)));
         awaitBucket(r, attempt, deadline);
         continue;
@@ -879,7 +881,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     }
     step("commit");
     long seq = u.doc().getInt64("s").getValue() + 1;
-    if (intent.apply(u.ns(), u.id(), seq, gc, hook, false, null) == Intent.Outcome.BUCKET_CLOSING) {
+    if (intent.apply(u.ns(), u.id(), seq, gc, hook, false, markers) == Intent.Outcome.BUCKET_CLOSING) {
       cancel(u.ns(), u.id(), false, seq);
       awaitBucket(u.row(), attempt, deadline);
       return false;
@@ -1334,7 +1336,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
         backoff(attempt, deadline);
         continue;
       }
-      if (intent.apply(ns, uid, seq, gc, hook, false, null) == Intent.Outcome.BUCKET_CLOSING) {
+      if (intent.apply(ns, uid, seq, gc, hook, false, markers) == Intent.Outcome.BUCKET_CLOSING) {
         cancel(ns, uid, doc == null, seq);
         awaitBucket(r, attempt, deadline);
         continue;
