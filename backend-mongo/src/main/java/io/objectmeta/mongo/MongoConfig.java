@@ -74,6 +74,10 @@ record MongoConfig(String connection, String database, Layout layout, KeyFormat 
         opts.bool("repair", true));
   }
 
+  MongoConfig withLease(Duration lease, Duration repairEvery) {
+    return new MongoConfig(connection, database, layout, keyFormat, lease, repairEvery, repair);
+  }
+
   MongoConfig withDatabase(String db) {
     return new MongoConfig(connection, db, layout, keyFormat, intentLease, repairInterval, repair);
   }
