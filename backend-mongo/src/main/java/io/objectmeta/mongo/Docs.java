@@ -107,13 +107,15 @@ final class Docs {
 
   // --------------------------------------------------------------------------------- buckets
 
-  static BsonDocument bucket(Bucket b, KeyFormat format, long rev) {
+  /** {@code fmt}: key format of new keys; {@code lf}: of keys whose lock names none. */
+  static BsonDocument bucket(Bucket b, KeyFormat format, KeyFormat legacy, long rev) {
     return new BsonDocument(ID, new BsonString(b.name())).append("id", new BsonString(b.id()))
         .append("owner", new BsonString(b.owner()))
         .append("created", new BsonString(b.created().toString()))
         .append("ver", new BsonString(b.versioning().name()))
         .append("attrs", BsonJson.toBson(b.attributes()))
         .append("fmt", new BsonString(format.text()))
+        .append("lf", new BsonString(legacy.text()))
         .append("r", new BsonInt64(rev));
   }
 

@@ -15,8 +15,8 @@ import io.objectmeta.api.version.VersionId;
  *       U+10FF) of its distance from U+D7FF;
  *   <li>everything else is kept, so ordinary keys are stored as they are.
  * </ul>
- * Ids that start with U+D7FF followed by U+0000 or U+0001 cannot be escaped keys; they hold the
- * bucket's usage counters and its multipart uploads. In the shared layout every id starts with
+ * Ids that start with U+D7FF followed by U+0000, U+0001 or U+0002 cannot be escaped keys; they
+ * hold the bucket's usage counters, its multipart uploads and its keys' lock documents. In the shared layout every id starts with
  * the bucket incarnation id (fixed length), so a bucket is one contiguous id range.
  */
 final class Ids {
@@ -26,11 +26,16 @@ final class Ids {
   private static final String V1_VERSION = "\u007fV";
   private static final String USAGE = ESC + "\0u";
   private static final String UPLOADS = ESC + "\u0001";
+  private static final String LOCKS = ESC + "\u0002";
 
   final String prefix;
   final KeyFormat format;
   private final String masterBase;
   private final String versionBase;
+
+  Ids withFormat(KeyFormat f) {
+    return f == format ? this : new Ids(prefix, f);
+  }
 
   Ids(String prefix, KeyFormat format) {
     this.prefix = prefix;
@@ -97,30 +102,77 @@ final class Ids {
 
   // ------------------------------------------------------------------------------ object keys
 
-  String master(String key) {
-    return masterBase + escape(key);
+  /**
+   * A key as it appears in this format's ids. In v0 a key that starts with U+007F gets a second
+   * one, so no v0 id falls in the v1 ranges ({@code \x7fM…}, {@code \x7fV…}): a bucket that a
+   * migration is moving holds both formats at once. The order of keys is kept.
+   */
+  private String local(String key) {
+    String e = escape(key);
+    return format == KeyFormat.V0 && !e.isEmpty() && e.charAt(0) == '\u007f' ? '\u007f' + e : e;
   }
 
-  /** The key's lock document: first of its version range (an empty version id). */
+  private String unlocal(String id, int from, int to) {
+    if (format == KeyFormat.V0 && to - from >= 2 && id.charAt(from) == '\u007f'
+        && id.charAt(from + 1) == '\u007f') {
+      from++;
+    }
+    return unescape(id, from, to);
+  }
+
+  /** Ids of the v1 ranges, which a v0 scan of a migrating bucket leaves out. */
+  String v1Start() {
+    return prefix + V1_MASTER;
+  }
+
+  String v1End() {
+    return prefix + "\u007fW";
+  }
+
+  String master(String key) {
+    return masterBase + local(key);
+  }
+
+  /**
+   * The key's lock document. Its id does not depend on the key format, so a key keeps one lock
+   * while a migration moves it from v0 to v1 ids.
+   */
   String lock(String key) {
-    return versionBase + escape(key) + SEP;
+    return prefix + LOCKS + escape(key);
+  }
+
+  String locksStart() {
+    return prefix + LOCKS;
+  }
+
+  String locksEnd() {
+    return prefix + ESC + "\u0003";
+  }
+
+  String keyOfLock(String id) {
+    return unescape(id, prefix.length() + 2, id.length());
+  }
+
+  /** The start of the key's version range. */
+  String versionsOf(String key) {
+    return versionBase + local(key) + SEP;
   }
 
   String version(String key, VersionId revision) {
-    return lock(key) + revision.encode();
+    return versionsOf(key) + revision.encode();
   }
 
   /** Just past the key's version range. */
   String versionsEnd(String key) {
-    return versionBase + escape(key) + "\0\u0001";
+    return versionBase + local(key) + "\0\u0001";
   }
 
   String masterFrom(String keyFrom) {
-    return masterBase + escape(keyFrom);
+    return masterBase + local(keyFrom);
   }
 
   String versionFrom(String keyFrom) {
-    return versionBase + escape(keyFrom);
+    return versionBase + local(keyFrom);
   }
 
   /** The range of masters (v1), or of everything keyed (v0). */
@@ -141,12 +193,12 @@ final class Ids {
   }
 
   String keyOfMaster(String id) {
-    return unescape(id, masterBase.length(), id.length());
+    return unlocal(id, masterBase.length(), id.length());
   }
 
   String keyOfVersion(String id) {
     int sep = id.indexOf(SEP, versionBase.length());
-    return unescape(id, versionBase.length(), sep);
+    return unlocal(id, versionBase.length(), sep);
   }
 
   VersionId revisionOf(String versionDocId) {

@@ -53,9 +53,16 @@ final class Intent {
   final List<BsonDocument> garbage;
   /** Delete the lock at the end instead of clearing it (the key or upload is gone). */
   final boolean dropLock;
+  /** Fields the lock gets when the intent is cleared (a moved key's new format), or null. */
+  final BsonDocument onClear;
 
   Intent(String tag, long at, BsonDocument usage, int shard, List<BsonDocument> ops,
       List<BsonDocument> garbage, boolean dropLock) {
+    this(tag, at, usage, shard, ops, garbage, dropLock, null);
+  }
+
+  Intent(String tag, long at, BsonDocument usage, int shard, List<BsonDocument> ops,
+      List<BsonDocument> garbage, boolean dropLock, BsonDocument onClear) {
     this.tag = tag;
     this.at = at;
     this.usage = usage;
@@ -63,6 +70,7 @@ final class Intent {
     this.ops = ops;
     this.garbage = garbage;
     this.dropLock = dropLock;
+    this.onClear = onClear;
   }
 
   boolean isEmpty() {
@@ -108,6 +116,9 @@ final class Intent {
     if (usage != null) {
       d.append("use", usage);
     }
+    if (onClear != null) {
+      d.append("fin", onClear);
+    }
     return d;
   }
 
@@ -122,7 +133,7 @@ final class Intent {
     }
     return new Intent(d.getString("op").getValue(), d.getInt64("at").getValue(),
         d.containsKey("use") ? d.getDocument("use") : null, d.getInt32("sh").getValue(), ops, gc,
-        d.getBoolean("drop").getValue());
+        d.getBoolean("drop").getValue(), d.containsKey("fin") ? d.getDocument("fin") : null);
   }
 
   // -------------------------------------------------------------------------------- execution
@@ -181,7 +192,7 @@ final class Intent {
       }
       step(hook, "gc records");
     }
-    finish(ns.coll(), lockId, seq, dropLock);
+    finish(ns.coll(), lockId, seq, dropLock, onClear);
     if (counts && markers != null) {
       markers.done(ns, counterId, tag);
     }
@@ -194,10 +205,14 @@ final class Intent {
     return Outcome.DONE;
   }
 
-  static void finish(MongoCollection<BsonDocument> coll, String lockId, long seq, boolean drop) {
+  static void finish(MongoCollection<BsonDocument> coll, String lockId, long seq, boolean drop,
+      BsonDocument onClear) {
     Bson mine = Filters.and(Filters.eq("_id", lockId), Filters.eq("s", seq));
     if (drop) {
       coll.deleteOne(mine);
+    } else if (onClear != null) {
+      coll.updateOne(mine, Updates.combine(Updates.unset("i"), Updates.unset("p"),
+          new BsonDocument("$set", onClear)));
     } else {
       coll.updateOne(mine, Updates.combine(Updates.unset("i"), Updates.unset("p")));
     }

@@ -216,8 +216,22 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
 
   // ------------------------------------------------------------------------------------ buckets
 
-  /** A live bucket with its key format and revision. */
-  private record Row(Bucket bucket, KeyFormat format, long rev) {}
+  /**
+   * A live bucket with its revision and key formats: {@code format} for keys written from now on,
+   * {@code legacy} for keys whose lock names none (the same, unless a migration is moving the
+   * bucket from v0 to v1).
+   */
+  private record Row(Bucket bucket, KeyFormat format, KeyFormat legacy, long rev) {
+    boolean migrating() {
+      return format != legacy;
+    }
+  }
+
+  private static Row row(BsonDocument d) {
+    KeyFormat f = KeyFormat.of(d.getString("fmt").getValue());
+    KeyFormat lf = d.containsKey("lf") ? KeyFormat.of(d.getString("lf").getValue()) : f;
+    return new Row(Docs.bucket(d), f, lf, d.getInt64("r").getValue());
+  }
 
   private Row row(String name) {
     BsonDocument d = meta.find(Filters.and(Filters.eq("_id", name),
@@ -225,8 +239,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     if (d == null) {
       throw new NoSuchBucketException("bucket: \"" + name + "\" does not exist");
     }
-    return new Row(Docs.bucket(d), KeyFormat.of(d.getString("fmt").getValue()),
-        d.getInt64("r").getValue());
+    return row(d);
   }
 
   Namespace ns(Bucket b, KeyFormat format) {
@@ -242,12 +255,6 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     return ns(r.bucket(), r.format());
   }
 
-  private Namespace ns(Bucket b) {
-    BsonDocument d = meta.find(Filters.eq("_id", b.name())).first();
-    KeyFormat f = d != null && d.getString("id").getValue().equals(b.id())
-        ? KeyFormat.of(d.getString("fmt").getValue()) : config.keyFormat();
-    return ns(b, f);
-  }
 
   private void ensureIndexes(Namespace ns) {
     if (config.layout() == MongoConfig.Layout.COLLECTION_PER_BUCKET
@@ -266,7 +273,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
 
   private void insertBucket(Bucket b, KeyFormat format) {
     try {
-      meta.insertOne(Docs.bucket(b, format, 1));
+      meta.insertOne(Docs.bucket(b, format, format, 1));
     } catch (MongoWriteException e) {
       if (e.getError().getCode() == 11000) {
         throw new BucketAlreadyExistsException("bucket: \"" + b.name() + "\" exists");
@@ -304,7 +311,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   private boolean casBucket(Row r, Bucket after) {
     return meta.replaceOne(Filters.and(Filters.eq("_id", r.bucket().name()),
         Filters.eq("id", r.bucket().id()), Filters.eq("r", r.rev()), Filters.ne(Docs.DELETED, true)),
-        Docs.bucket(after, r.format(), r.rev() + 1)).getMatchedCount() == 1;
+        Docs.bucket(after, r.format(), r.legacy(), r.rev() + 1)).getMatchedCount() == 1;
   }
 
   @Override
@@ -424,8 +431,9 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
 
   private static final Bson LIVE = Filters.ne(Docs.DELETED, true);
 
-  /** What a write reads of a key: its lock and (part of) its history. */
-  private record KeyRead(BsonDocument lock, List<ObjectVersion> versions, boolean sawAll) {
+  /** What a write reads of a key: its lock, the key's format, and (part of) its history. */
+  private record KeyRead(BsonDocument lock, Namespace ns, List<ObjectVersion> versions,
+      boolean sawAll) {
     long seq() {
       return lock == null ? 0 : lock.getInt64("s").getValue();
     }
@@ -436,18 +444,51 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   }
 
   /**
-   * The key's lock and its two newest versions in one query; then, if asked and not among them,
-   * the null version and a named version. {@code all}: the whole history.
+   * What a reader (not a writer) reads of a key in a bucket that a migration is moving: the
+   * versions in either format, one copy of each. A key is in the old format until it moves, in
+   * the new one after, and in both while it moves (copied, then removed): the union is right at
+   * every instant, without waiting for the move.
    */
-  private KeyRead readKey(Namespace ns, String key, boolean needNull, VersionId named, boolean all) {
-    String lockId = ns.ids().lock(key);
+  private KeyRead bothFormats(Row r, String key, boolean needNull, VersionId named) {
+    KeyRead a = readKeyIn(ns(r).withFormat(r.format()), null, key, needNull, named, false);
+    KeyRead b = readKeyIn(ns(r).withFormat(r.legacy()), null, key, needNull, named, false);
+    Map<VersionId, ObjectVersion> all = new java.util.LinkedHashMap<>();
+    for (ObjectVersion v : a.versions()) {
+      all.put(v.revision(), v);
+    }
+    for (ObjectVersion v : b.versions()) {
+      all.putIfAbsent(v.revision(), v);
+    }
+    return new KeyRead(null, a.ns(), new ArrayList<>(all.values()), a.sawAll() && b.sawAll());
+  }
+
+  /** The key format of a key: its lock's, or the bucket's (new keys, or locks that name none). */
+  private static KeyFormat formatOf(Row r, BsonDocument lock) {
+    if (lock == null) {
+      return r.format();
+    }
+    return lock.containsKey("f") ? KeyFormat.of(lock.getString("f").getValue()) : r.legacy();
+  }
+
+  /**
+   * The key's lock, then its two newest versions; then, if asked and not among them, the null
+   * version and a named version. {@code all}: the whole history.
+   */
+  private KeyRead readKey(Row r, String key, boolean needNull, VersionId named, boolean all) {
+    Namespace any = ns(r);
+    String lockId = any.ids().lock(key);
     // the lock first, in its own query: the versions must be read after it, so that a write
-    // committed in between moves the sequence and fails this reader's compare-and-set (a
-    // single range query would do on MongoDB, which scans the index in order, but not on every
-    // server that speaks the protocol)
-    BsonDocument lock = ns.coll().find(Filters.eq("_id", lockId)).first();
-    FindIterable<BsonDocument> q = ns.coll().find(Filters.and(Filters.gt("_id", lockId),
-        Filters.lt("_id", ns.ids().versionsEnd(key)), LIVE)).sort(Sorts.ascending("_id"));
+    // committed in between moves the sequence and fails this reader's compare-and-set
+    BsonDocument lock = any.coll().find(Filters.eq("_id", lockId)).first();
+    return readKeyIn(any.withFormat(formatOf(r, lock)), lock, key, needNull, named, all);
+  }
+
+  private KeyRead readKeyIn(Namespace ns, BsonDocument lock, String key, boolean needNull,
+      VersionId named, boolean all) {
+    String from = ns.ids().versionsOf(key);
+    String to = ns.ids().versionsEnd(key);
+    FindIterable<BsonDocument> q = ns.coll().find(Filters.and(range(from, to), LIVE))
+        .sort(Sorts.ascending("_id"));
     if (!all) {
       q = q.limit(2);
     }
@@ -465,13 +506,13 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
       }
     }
     if (!sawAll && needNull && versions.stream().noneMatch(ObjectVersion::nullVersion)) {
-      BsonDocument d = ns.coll().find(Filters.and(range(lockId, ns.ids().versionsEnd(key)),
-          Filters.eq("t", "v"), Filters.eq("n", true), LIVE)).first();
+      BsonDocument d = ns.coll().find(Filters.and(range(from, to), Filters.eq("t", "v"),
+          Filters.eq("n", true), LIVE)).first();
       if (d != null) {
         versions.add(Docs.fromVersion(key, ns.ids().revisionOf(d.getString("_id").getValue()), d));
       }
     }
-    return new KeyRead(lock, versions, sawAll);
+    return new KeyRead(lock, ns, versions, sawAll);
   }
 
   private static VersionId revisionOf(KeyRead r, String versionId) {
@@ -503,15 +544,15 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     long deadline = System.nanoTime() + 2 * config.intentLease().toNanos();
     for (int attempt = 0; ; attempt++) {
       Row r = row(bucket);
-      Namespace ns = ns(r);
       boolean wantNull = needNull || r.bucket().versioning() == VersioningState.SUSPENDED
           || VersionId.NULL.equals(versionId);
       KeyRead read;
       try {
-        read = readKey(ns, key, wantNull, revisionOf(null, versionId), all);
+        read = readKey(r, key, wantNull, revisionOf(null, versionId), all);
       } catch (MongoException e) {
         throw unavailable(e);
       }
+      Namespace ns = read.ns();
       if (read.lock() != null && read.lock().containsKey("i")) {
         settle(ns, read.lock(), attempt, deadline);
         continue;
@@ -524,7 +565,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
       }
       String lockId = ns.ids().lock(key);
       long seq = read.seq() + 1;
-      if (!commit(ns, lockId, "k", read.lock(), intent)) {
+      if (!commit(ns, lockId, "k", read.lock(), intent, r.format())) {
         backoff(attempt, deadline);
         continue;
       }
@@ -546,13 +587,15 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   }
 
   /** Records the intent: creates the lock (none yet) or advances its sequence by one. */
-  private boolean commit(Namespace ns, String lockId, String kind, BsonDocument lock, Intent intent) {
+  private boolean commit(Namespace ns, String lockId, String kind, BsonDocument lock, Intent intent,
+      KeyFormat format) {
     long nowMs = now().toEpochMilli();
     try {
       if (lock == null) {
         ns.coll().insertOne(new BsonDocument("_id", new BsonString(lockId))
             .append("t", new BsonString(kind)).append("s", new BsonInt64(1))
-            .append("p", new BsonInt64(nowMs)).append("i", intent.toBson()));
+            .append("p", new BsonInt64(nowMs)).append("i", intent.toBson())
+            .append("f", new BsonString(format.text())));
         return true;
       }
       long seq = lock.getInt64("s").getValue();
@@ -719,6 +762,9 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   @Override
   protected ObjectVersion doGetObject(String bucket, String key) {
     Row r = row(bucket);
+    if (r.migrating()) {
+      return KeyWrites.current(new KeyHistory(key, bothFormats(r, key, false, null).versions()));
+    }
     Namespace ns = ns(r);
     BsonDocument m = ns.coll().find(Filters.and(Filters.eq("_id", ns.ids().master(key)), LIVE))
         .first();
@@ -734,7 +780,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
 
   /** The newest version of a key, from its version range. */
   private ObjectVersion newest(Namespace ns, String key) {
-    BsonDocument d = ns.coll().find(Filters.and(range(ns.ids().lock(key), ns.ids().versionsEnd(key)),
+    BsonDocument d = ns.coll().find(Filters.and(range(ns.ids().versionsOf(key), ns.ids().versionsEnd(key)),
         Filters.eq("t", "v"), LIVE)).sort(Sorts.ascending("_id")).first();
     return d == null ? null
         : Docs.fromVersion(key, ns.ids().revisionOf(d.getString("_id").getValue()), d).withLatest(true);
@@ -755,9 +801,9 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   @Override
   protected ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
     Row r = row(bucket);
-    Namespace ns = ns(r);
-    KeyRead read = readKey(ns, key, VersionId.NULL.equals(versionId),
-        revisionOf(null, versionId), false);
+    KeyRead read = r.migrating()
+        ? bothFormats(r, key, VersionId.NULL.equals(versionId), revisionOf(null, versionId))
+        : readKey(r, key, VersionId.NULL.equals(versionId), revisionOf(null, versionId), false);
     return KeyWrites.version(read.history(key), versionId);
   }
 
@@ -875,7 +921,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     }
     Intent intent = new Intent(tag, now().toEpochMilli(), Docs.usageDelta(delta),
         shardOf(u.upload().key()), ops, gcs, drop);
-    if (!commit(u.ns(), u.id(), "u", u.doc(), intent)) {
+    if (!commit(u.ns(), u.id(), "u", u.doc(), intent, u.row().format())) {
       backoff(attempt, deadline);
       return false;
     }
@@ -1045,9 +1091,32 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected Cursor<ObjectVersion> currentObjects(Bucket bucket) {
-    Namespace ns = ns(bucket);
+    Row r = rowOf(bucket);
+    if (r.migrating()) {
+      return Cursors.union(currentIn(ns(r).withFormat(r.format())),
+          currentIn(ns(r).withFormat(r.legacy())),
+          (x, y) -> io.objectmeta.api.listing.KeyOrder.compare(x.key(), y.key()));
+    }
+    return currentIn(ns(r));
+  }
+
+  /** The bucket's row, or (deleted meanwhile) a row that lists it empty. */
+  private Row rowOf(Bucket b) {
+    BsonDocument d = meta.find(Filters.and(Filters.eq("_id", b.name()), LIVE)).first();
+    if (d != null && d.getString("id").getValue().equals(b.id())) {
+      return row(d);
+    }
+    return new Row(b, config.keyFormat(), config.keyFormat(), 0);
+  }
+
+  /** In v0, everything but the v1 ranges (a migrating bucket has both). */
+  private static Bson v0Only(Namespace ns) {
+    return Filters.or(Filters.lt("_id", ns.ids().v1Start()), Filters.gte("_id", ns.ids().v1End()));
+  }
+
+  private Cursor<ObjectVersion> currentIn(Namespace ns) {
     Bson filter = ns.ids().format == KeyFormat.V1 ? Filters.eq("t", "m")
-        : Filters.and(Filters.eq("t", "m"), Filters.ne("dm", true));
+        : Filters.and(Filters.eq("t", "m"), Filters.ne("dm", true), v0Only(ns));
     return new RangeCursor<ObjectVersion>(ns, ns.ids().mastersEnd(), filter) {
       @Override
       String idFrom(String key) {
@@ -1074,9 +1143,21 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected Cursor<ObjectVersion> versions(Bucket bucket) {
-    Namespace ns = ns(bucket);
-    return Cursors.withLatestFlags(new RangeCursor<ObjectVersion>(ns, ns.ids().versionsEnd(),
-        Filters.eq("t", "v")) {
+    Row r = rowOf(bucket);
+    if (r.migrating()) {
+      return Cursors.withLatestFlags(Cursors.union(versionsIn(ns(r).withFormat(r.format())),
+          versionsIn(ns(r).withFormat(r.legacy())), (x, y) -> {
+            int c = io.objectmeta.api.listing.KeyOrder.compare(x.key(), y.key());
+            return c != 0 ? c : x.revision().compareTo(y.revision());
+          }));
+    }
+    return Cursors.withLatestFlags(versionsIn(ns(r)));
+  }
+
+  private Cursor<ObjectVersion> versionsIn(Namespace ns) {
+    Bson filter = ns.ids().format == KeyFormat.V1 ? Filters.eq("t", "v")
+        : Filters.and(Filters.eq("t", "v"), v0Only(ns));
+    return (new RangeCursor<ObjectVersion>(ns, ns.ids().versionsEnd(), filter) {
       @Override
       String idFrom(String key) {
         return ns.ids().versionFrom(key);
@@ -1097,7 +1178,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected Cursor<MultipartUpload> uploads(Bucket bucket) {
-    Namespace ns = ns(bucket);
+    Namespace ns = ns(rowOf(bucket));
     return new RangeCursor<MultipartUpload>(ns, ns.ids().uploadsEnd(), Filters.eq("t", "u")) {
       @Override
       String idFrom(String key) {
@@ -1118,6 +1199,111 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
         return Docs.upload(ns.ids().keyOfUpload(id), ns.ids().uploadIdOf(id), d);
       }
     };
+  }
+
+  // ------------------------------------------------------------------------ key format migration
+
+  /**
+   * Converts a bucket from the v0 key format to v1, online: reads and writes go on while it runs.
+   * The bucket first switches new keys to v1 (its documents record both formats); then each
+   * existing key moves under its lock, as an ordinary intent (copy the versions and the master to
+   * v1 ids, remove the v0 documents, and mark the lock v1 when cleared), so a writer of that key
+   * waits for the move and a crash in the middle is rolled forward like any write; readers read
+   * both formats until the bucket is done, one copy of each version. Running it again resumes,
+   * and on a v1 bucket it does nothing.
+   *
+   * @return how many keys and versions moved
+   */
+  public KeyFormatMigration migrateKeyFormat(String bucket) {
+    io.objectmeta.api.validation.Validation.bucketName(bucket);
+    long t0 = System.nanoTime();
+    long keys = 0;
+    long versions = 0;
+    for (int attempt = 0; ; attempt++) {
+      Row r = row(bucket);
+      if (r.format() == KeyFormat.V1 && r.legacy() == KeyFormat.V1) {
+        break;
+      }
+      if (r.format() == KeyFormat.V0) {
+        // new keys go to v1 from now on; the keys there are stay v0 until moved
+        if (meta.replaceOne(Filters.and(Filters.eq("_id", bucket), Filters.eq("r", r.rev()), LIVE),
+            Docs.bucket(r.bucket(), KeyFormat.V1, KeyFormat.V0, r.rev() + 1)).getMatchedCount() != 1) {
+          backoff(attempt, null);
+        }
+        continue;
+      }
+      Namespace any = ns(r);
+      boolean left = false;
+      String after = null;
+      while (true) {
+        List<BsonDocument> batch = new ArrayList<>();
+        Bson from = after == null ? Filters.gte("_id", any.ids().locksStart()) : Filters.gt("_id", after);
+        any.coll().find(Filters.and(from, Filters.lt("_id", any.ids().locksEnd()), Filters.eq("t", "k"),
+            Filters.ne("f", "v1"))).sort(Sorts.ascending("_id")).limit(500).into(batch);
+        if (batch.isEmpty()) {
+          break;
+        }
+        for (BsonDocument lock : batch) {
+          after = lock.getString("_id").getValue();
+          long[] moved = moveKey(r, any.ids().keyOfLock(after));
+          keys += moved[0];
+          versions += moved[1];
+          left = true;
+        }
+      }
+      if (!left) {
+        Row now = row(bucket);
+        if (meta.updateOne(Filters.and(Filters.eq("_id", bucket), Filters.eq("r", now.rev()), LIVE),
+            Updates.combine(Updates.set("lf", "v1"), Updates.set("r", now.rev() + 1)))
+            .getMatchedCount() == 1) {
+          break;
+        }
+      }
+    }
+    return new KeyFormatMigration(bucket, keys, versions,
+        Duration.ofNanos(System.nanoTime() - t0));
+  }
+
+  /** Moves one key to v1 ids under its lock; returns {keys, versions} moved (0 if it had moved). */
+  private long[] moveKey(Row r, String key) {
+    long deadline = System.nanoTime() + 2 * config.intentLease().toNanos();
+    Namespace any = ns(r);
+    String lockId = any.ids().lock(key);
+    for (int attempt = 0; ; attempt++) {
+      BsonDocument lock = any.coll().find(Filters.eq("_id", lockId)).first();
+      if (lock == null || "v1".equals(lock.getString("f", new BsonString("v0")).getValue())) {
+        return new long[] {0, 0};
+      }
+      if (lock.containsKey("i")) {
+        settle(any, lock, attempt, deadline);
+        continue;
+      }
+      Namespace v0 = any.withFormat(KeyFormat.V0);
+      Namespace v1 = any.withFormat(KeyFormat.V1);
+      KeyRead read = readKeyIn(v0, lock, key, false, null, true);
+      List<BsonDocument> ops = new ArrayList<>();
+      KeyHistory h = read.history(key);
+      for (ObjectVersion v : h.versions()) {
+        ops.add(Intent.put(Docs.version(v1.ids().version(key, v.revision()), v)));
+      }
+      ObjectVersion latest = h.latest();
+      if (latest != null && !latest.deleteMarker()) {
+        ops.add(Intent.put(Docs.master(v1.ids().master(key), latest)));
+      }
+      for (ObjectVersion v : h.versions()) {
+        ops.add(Intent.delete(v0.ids().version(key, v.revision())));
+      }
+      ops.add(Intent.delete(v0.ids().master(key)));
+      Intent intent = new Intent(newTag(), now().toEpochMilli(), null, shardOf(key), ops,
+          List.of(), false, new BsonDocument("f", new BsonString("v1")));
+      if (!commit(any, lockId, "k", lock, intent, KeyFormat.V1)) {
+        backoff(attempt, deadline);
+        continue;
+      }
+      step("commit");
+      intent.apply(any, lockId, read.seq() + 1, gc, hook, false, markers);
+      return new long[] {1, h.versions().size()};
+    }
   }
 
   // --------------------------------------------------------------------------------- management

@@ -9,6 +9,11 @@ import org.bson.BsonDocument;
  */
 record Namespace(String bucket, String bucketId, MongoCollection<BsonDocument> coll, Ids ids) {
 
+  /** The same namespace, with the ids of another key format (a migrating bucket has keys in both). */
+  Namespace withFormat(KeyFormat f) {
+    return f == ids.format ? this : new Namespace(bucket, bucketId, coll, ids.withFormat(f));
+  }
+
   String collectionName() {
     return coll.getNamespace().getCollectionName();
   }

@@ -105,6 +105,68 @@ public final class Cursors {
   }
 
   /**
+   * Two scans in the same order as one: entries ordered by {@code order}, and an entry of
+   * {@code second} equal (order 0) to one of {@code first} left out. For a store whose entries
+   * live in two places for a while (a key format migration moving keys from one range to the
+   * other), where an entry may be in either or, while it moves, in both.
+   */
+  public static <E> Cursor<E> union(Cursor<E> first, Cursor<E> second,
+      java.util.Comparator<? super E> order) {
+    return new Cursor<>() {
+      private E a;
+      private E b;
+      private boolean primed;
+
+      @Override
+      public E next() {
+        if (!primed) {
+          a = first.next();
+          b = second.next();
+          primed = true;
+        }
+        if (a == null && b == null) {
+          return null;
+        }
+        E out;
+        int c = a == null ? 1 : b == null ? -1 : order.compare(a, b);
+        if (c <= 0) {
+          out = a;
+          a = first.next();
+          if (c == 0) {
+            b = second.next();
+          }
+        } else {
+          out = b;
+          b = second.next();
+        }
+        return out;
+      }
+
+      @Override
+      public void expect(int entries) {
+        first.expect(entries);
+        second.expect(entries);
+      }
+
+      @Override
+      public void seek(String key) {
+        first.seek(key);
+        second.seek(key);
+        primed = false;
+      }
+
+      @Override
+      public void close() {
+        try {
+          first.close();
+        } finally {
+          second.close();
+        }
+      }
+    };
+  }
+
+  /**
    * A version scan (keys ascending, versions of a key newest first) grouped per key: each call
    * hands the whole group of the next key to {@code pick}, which returns the entries to emit.
    * Groups are read whole; the seek of a group boundary is the key itself.
