@@ -399,7 +399,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     if (live == null) {
       throw new NoSuchBucketException("bucket: \"" + r.bucket().name() + "\" does not exist");
     }
-    if (shard != null && shard.get("del").isInt64()
+    if (shard != null && shard.containsKey("del") && shard.get("del").isInt64()
         && shard.getInt64("del").getValue() < now().toEpochMilli() - config.intentLease().toMillis()) {
       reopen(ns, shard.getInt64("del").getValue());
     }
@@ -557,6 +557,12 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
         settle(ns, read.lock(), attempt, deadline);
         continue;
       }
+      if (read.lock() == null && !read.versions().isEmpty()) {
+        // versions without their lock: the lock was dropped (the key emptied) after it was read
+        // and the versions read are another incarnation's; read again
+        backoff(attempt, deadline);
+        continue;
+      }
       KeyChange change = plan.apply(r, read.history(key));
       Extra x = extra == null ? Extra.NONE : extra.apply(r);
       Intent intent = intentFor(ns, r, key, change, read.sawAll(), x);
@@ -564,8 +570,8 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
         return change;
       }
       String lockId = ns.ids().lock(key);
-      long seq = read.seq() + 1;
-      if (!commit(ns, lockId, "k", read.lock(), intent, r.format())) {
+      long seq = commit(ns, lockId, "k", read.lock(), intent, r.format());
+      if (seq < 0) {
         backoff(attempt, deadline);
         continue;
       }
@@ -586,25 +592,32 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     }
   }
 
-  /** Records the intent: creates the lock (none yet) or advances its sequence by one. */
-  private boolean commit(Namespace ns, String lockId, String kind, BsonDocument lock, Intent intent,
+  /**
+   * Records the intent: creates the lock (none yet) or advances its sequence by one. Returns the
+   * lock's new sequence, or -1 if another writer got there first. A new lock starts at a random
+   * sequence: a key emptied (its lock dropped) and written again must never bring back a
+   * sequence that a slow writer read before, or that writer's compare-and-set would pass.
+   */
+  private long commit(Namespace ns, String lockId, String kind, BsonDocument lock, Intent intent,
       KeyFormat format) {
     long nowMs = now().toEpochMilli();
     try {
       if (lock == null) {
+        long start = ThreadLocalRandom.current().nextLong(1, 1L << 62);
         ns.coll().insertOne(new BsonDocument("_id", new BsonString(lockId))
-            .append("t", new BsonString(kind)).append("s", new BsonInt64(1))
+            .append("t", new BsonString(kind)).append("s", new BsonInt64(start))
             .append("p", new BsonInt64(nowMs)).append("i", intent.toBson())
             .append("f", new BsonString(format.text())));
-        return true;
+        return start;
       }
       long seq = lock.getInt64("s").getValue();
       return ns.coll().updateOne(Filters.and(Filters.eq("_id", lockId), Filters.eq("s", seq),
           Filters.exists("i", false)), Updates.combine(Updates.set("s", seq + 1),
-          Updates.set("p", nowMs), Updates.set("i", intent.toBson()))).getMatchedCount() == 1;
+          Updates.set("p", nowMs), Updates.set("i", intent.toBson()))).getMatchedCount() == 1
+          ? seq + 1 : -1;
     } catch (MongoWriteException e) {
       if (e.getError().getCode() == 11000) {
-        return false;
+        return -1;
       }
       throw unavailable(e);
     }
@@ -921,12 +934,12 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     }
     Intent intent = new Intent(tag, now().toEpochMilli(), Docs.usageDelta(delta),
         shardOf(u.upload().key()), ops, gcs, drop);
-    if (!commit(u.ns(), u.id(), "u", u.doc(), intent, u.row().format())) {
+    long seq = commit(u.ns(), u.id(), "u", u.doc(), intent, u.row().format());
+    if (seq < 0) {
       backoff(attempt, deadline);
       return false;
     }
     step("commit");
-    long seq = u.doc().getInt64("s").getValue() + 1;
     if (intent.apply(u.ns(), u.id(), seq, gc, hook, false, markers) == Intent.Outcome.BUCKET_CLOSING) {
       cancel(u.ns(), u.id(), false, seq);
       awaitBucket(u.row(), attempt, deadline);
@@ -1296,12 +1309,13 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
       ops.add(Intent.delete(v0.ids().master(key)));
       Intent intent = new Intent(newTag(), now().toEpochMilli(), null, shardOf(key), ops,
           List.of(), false, new BsonDocument("f", new BsonString("v1")));
-      if (!commit(any, lockId, "k", lock, intent, KeyFormat.V1)) {
+      long seq = commit(any, lockId, "k", lock, intent, KeyFormat.V1);
+      if (seq < 0) {
         backoff(attempt, deadline);
         continue;
       }
       step("commit");
-      intent.apply(any, lockId, read.seq() + 1, gc, hook, false, markers);
+      intent.apply(any, lockId, seq, gc, hook, false, markers);
       return new long[] {1, h.versions().size()};
     }
   }
