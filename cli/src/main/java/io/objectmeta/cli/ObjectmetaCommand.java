@@ -5,6 +5,7 @@ import io.objectmeta.cli.command.DeleteCommand;
 import io.objectmeta.cli.command.DemoCommand;
 import io.objectmeta.cli.command.GetCommand;
 import io.objectmeta.cli.command.HeadCommand;
+import io.objectmeta.cli.command.KeyFormatCommand;
 import io.objectmeta.cli.command.ListCommand;
 import io.objectmeta.cli.command.MigrateCommand;
 import io.objectmeta.cli.command.PutCommand;
@@ -54,6 +55,7 @@ import picocli.CommandLine.ScopeType;
         GcCommand.class,
         VerifyCommand.class,
         MigrateCommand.class,
+        KeyFormatCommand.class,
         HelpCommand.class})
 public final class ObjectmetaCommand {
 
