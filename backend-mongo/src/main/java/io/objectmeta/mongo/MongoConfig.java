@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
  *   <li>{@code intentLeaseMs}: how long a write may hold its key before another process rolls
  *       its recorded intent forward (default 30000)
  *   <li>{@code repairIntervalMs}: how often the background drain of the repair queue runs
- *       (default 10000; {@code repair=false} turns it off)
+ *       (default 60000; {@code repair=false} turns it off)
  * </ul>
  * The database is the URI's path (default {@code objectmeta}).
  */
@@ -70,7 +70,7 @@ record MongoConfig(String connection, String database, Layout layout, KeyFormat 
     String connection = driverQuery.isEmpty() ? base : base + "?" + driverQuery;
     return new MongoConfig(connection, database, layout, format,
         Duration.ofMillis(opts.positiveLong("intentLeaseMs", 30_000)),
-        Duration.ofMillis(opts.positiveLong("repairIntervalMs", 10_000)),
+        Duration.ofMillis(opts.positiveLong("repairIntervalMs", 60_000)),
         opts.bool("repair", true));
   }
 

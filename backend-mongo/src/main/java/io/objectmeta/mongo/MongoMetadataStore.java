@@ -1615,6 +1615,18 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   int repair(Duration age) {
     long cutoff = now().toEpochMilli() - age.toMillis();
     int n = 0;
+    if (config.layout() == MongoConfig.Layout.SHARED) {
+      // one query on the shared collection's sparse index of pending intents
+      for (BsonDocument lock : shared.find(Filters.lte("p", cutoff))) {
+        String id = lock.getString("_id").getValue();
+        Namespace ns = new Namespace("", id.substring(0, 36), shared,
+            new Ids(id.substring(0, 36), KeyFormat.V1));
+        if (lock.containsKey("i") && rollForward(ns, lock)) {
+          n++;
+        }
+      }
+      return n + releaseStaleHolds(cutoff);
+    }
     for (BsonDocument b : meta.find(LIVE)) {
       Namespace ns = ns(Docs.bucket(b), KeyFormat.of(b.getString("fmt").getValue()));
       for (BsonDocument lock : ns.coll().find(Filters.and(range(ns.ids().start(), ns.ids().end()),
@@ -1624,6 +1636,11 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
         }
       }
     }
+    return n + releaseStaleHolds(cutoff);
+  }
+
+  /** Releases GC records still held by intents that are no longer pending; returns 0. */
+  private int releaseStaleHolds(long cutoff) {
     for (BsonDocument g : gc.find(Filters.and(Filters.exists("h", true),
         Filters.lte("at", Docs.nanos(Instant.ofEpochMilli(cutoff)))))) {
       MongoCollection<BsonDocument> c = db.getCollection(g.getString("hc").getValue(), BsonDocument.class);
@@ -1636,6 +1653,6 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
             Updates.combine(Updates.unset("h"), Updates.unset("hc"), Updates.unset("hi")));
       }
     }
-    return n;
+    return 0;
   }
 }
