@@ -1,7 +1,6 @@
 package io.objectmeta.memory;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.objectmeta.api.Capability;
 import io.objectmeta.api.error.BucketAlreadyExistsException;
 import io.objectmeta.api.error.BucketNotEmptyException;
 import io.objectmeta.api.error.InvalidArgumentException;
@@ -41,7 +40,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -145,11 +143,6 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
     boolean leased(Instant now) {
       return claimId != null && leaseUntil.isAfter(now);
     }
-  }
-
-  @Override
-  public Set<Capability> capabilities() {
-    return EnumSet.allOf(Capability.class);
   }
 
   @Override

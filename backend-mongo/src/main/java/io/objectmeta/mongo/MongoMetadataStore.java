@@ -18,7 +18,6 @@ import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.WriteModel;
-import io.objectmeta.api.Capability;
 import io.objectmeta.api.error.BucketAlreadyExistsException;
 import io.objectmeta.api.error.BucketNotEmptyException;
 import io.objectmeta.api.error.InvalidArgumentException;
@@ -60,7 +59,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -183,11 +181,6 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
 
   MongoConfig config() {
     return config;
-  }
-
-  @Override
-  public Set<Capability> capabilities() {
-    return EnumSet.allOf(Capability.class);
   }
 
   @Override
@@ -1057,29 +1050,35 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
 
   // ----------------------------------------------------------------------------------- listings
 
-  /** A paged scan of one id range, each document mapped to entries (a placeholder may map to none). */
-  private abstract class RangeCursor<E> extends PagedCursor<E> {
+  /**
+   * A paged scan of one id range: {@code idFrom} turns a seek key into the first id, {@code idOf}
+   * an entry back into its id (to continue after it), {@code map} a document into an entry (null:
+   * none, e.g. a placeholder that resolves to a delete marker).
+   */
+  private static final class RangeCursor<E> extends PagedCursor<E> {
     final Namespace ns;
     final String end;
     final Bson filter;
+    final java.util.function.Function<String, String> idFrom;
+    final java.util.function.Function<E, String> idOf;
+    final java.util.function.Function<BsonDocument, E> map;
 
-    RangeCursor(Namespace ns, String end, Bson filter) {
+    RangeCursor(Namespace ns, String end, Bson filter, java.util.function.Function<String, String> idFrom,
+        java.util.function.Function<E, String> idOf, java.util.function.Function<BsonDocument, E> map) {
       super(16, 1000);
       this.ns = ns;
       this.end = end;
       this.filter = filter;
+      this.idFrom = idFrom;
+      this.idOf = idOf;
+      this.map = map;
     }
-
-    abstract String idFrom(String key);
-
-    abstract String idOf(E entry);
-
-    abstract E map(BsonDocument d);
 
     @Override
     protected List<E> fetch(String from, E after, int limit) {
       List<E> out = new ArrayList<>(limit);
-      Bson lower = after == null ? Filters.gte("_id", idFrom(from)) : Filters.gt("_id", idOf(after));
+      Bson lower = after == null ? Filters.gte("_id", idFrom.apply(from))
+          : Filters.gt("_id", idOf.apply(after));
       while (out.size() < limit) {
         int want = limit - out.size();
         int got = 0;
@@ -1088,7 +1087,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
             .sort(Sorts.ascending("_id")).limit(want)) {
           got++;
           last = d.getString("_id").getValue();
-          E e = map(d);
+          E e = map.apply(d);
           if (e != null) {
             out.add(e);
           }
@@ -1130,28 +1129,16 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   private Cursor<ObjectVersion> currentIn(Namespace ns) {
     Bson filter = ns.ids().format == KeyFormat.V1 ? Filters.eq("t", "m")
         : Filters.and(Filters.eq("t", "m"), Filters.ne("dm", true), v0Only(ns));
-    return new RangeCursor<ObjectVersion>(ns, ns.ids().mastersEnd(), filter) {
-      @Override
-      String idFrom(String key) {
-        return ns.ids().masterFrom(key);
-      }
-
-      @Override
-      String idOf(ObjectVersion v) {
-        return ns.ids().master(v.key());
-      }
-
-      @Override
-      ObjectVersion map(BsonDocument d) {
-        String key = ns.ids().keyOfMaster(d.getString("_id").getValue());
-        if (!Docs.isPlaceholder(d)) {
-          return Docs.fromMaster(key, d);
-        }
-        ObjectVersion latest = newest(ns, key);
-        repairPlaceholder(ns, key, d, latest);
-        return latest == null || latest.deleteMarker() ? null : latest;
-      }
-    };
+    return new RangeCursor<>(ns, ns.ids().mastersEnd(), filter, ns.ids()::masterFrom,
+        v -> ns.ids().master(v.key()), d -> {
+          String key = ns.ids().keyOfMaster(d.getString("_id").getValue());
+          if (!Docs.isPlaceholder(d)) {
+            return Docs.fromMaster(key, d);
+          }
+          ObjectVersion latest = newest(ns, key);
+          repairPlaceholder(ns, key, d, latest);
+          return latest == null || latest.deleteMarker() ? null : latest;
+        });
   }
 
   @Override
@@ -1170,48 +1157,24 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   private Cursor<ObjectVersion> versionsIn(Namespace ns) {
     Bson filter = ns.ids().format == KeyFormat.V1 ? Filters.eq("t", "v")
         : Filters.and(Filters.eq("t", "v"), v0Only(ns));
-    return (new RangeCursor<ObjectVersion>(ns, ns.ids().versionsEnd(), filter) {
-      @Override
-      String idFrom(String key) {
-        return ns.ids().versionFrom(key);
-      }
-
-      @Override
-      String idOf(ObjectVersion v) {
-        return ns.ids().version(v.key(), v.revision());
-      }
-
-      @Override
-      ObjectVersion map(BsonDocument d) {
-        String id = d.getString("_id").getValue();
-        return Docs.fromVersion(ns.ids().keyOfVersion(id), ns.ids().revisionOf(id), d);
-      }
-    });
+    return new RangeCursor<>(ns, ns.ids().versionsEnd(), filter, ns.ids()::versionFrom,
+        v -> ns.ids().version(v.key(), v.revision()), d -> {
+          String id = d.getString("_id").getValue();
+          return Docs.fromVersion(ns.ids().keyOfVersion(id), ns.ids().revisionOf(id), d);
+        });
   }
 
   @Override
   protected Cursor<MultipartUpload> uploads(Bucket bucket) {
     Namespace ns = ns(rowOf(bucket));
-    return new RangeCursor<MultipartUpload>(ns, ns.ids().uploadsEnd(), Filters.eq("t", "u")) {
-      @Override
-      String idFrom(String key) {
-        return ns.ids().uploadFrom(key);
-      }
-
-      @Override
-      String idOf(MultipartUpload u) {
-        return ns.ids().upload(u.key(), u.uploadId());
-      }
-
-      @Override
-      MultipartUpload map(BsonDocument d) {
-        if (completing(d)) {
-          return null;
-        }
-        String id = d.getString("_id").getValue();
-        return Docs.upload(ns.ids().keyOfUpload(id), ns.ids().uploadIdOf(id), d);
-      }
-    };
+    return new RangeCursor<>(ns, ns.ids().uploadsEnd(), Filters.eq("t", "u"),
+        ns.ids()::uploadFrom, u -> ns.ids().upload(u.key(), u.uploadId()), d -> {
+          if (completing(d)) {
+            return null;
+          }
+          String id = d.getString("_id").getValue();
+          return Docs.upload(ns.ids().keyOfUpload(id), ns.ids().uploadIdOf(id), d);
+        });
   }
 
   // ------------------------------------------------------------------------ key format migration

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.objectmeta.api.Capability;
 import io.objectmeta.api.error.BucketAlreadyExistsException;
 import io.objectmeta.api.error.BucketNotEmptyException;
 import io.objectmeta.api.error.InternalErrorException;
@@ -51,7 +50,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -136,11 +134,6 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   public PostgresConfig config() {
     return config;
-  }
-
-  @Override
-  public Set<Capability> capabilities() {
-    return EnumSet.allOf(Capability.class);
   }
 
   @Override

@@ -47,6 +47,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -514,6 +515,12 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   }
 
   // ------------------------------------------------------------------------------------ helpers
+
+  /** Every capability; a backend that lacks one overrides this (and its fixture says why). */
+  @Override
+  public Set<Capability> capabilities() {
+    return java.util.EnumSet.allOf(Capability.class);
+  }
 
   /** Throws NotImplemented unless the backend declares the capability. */
   protected final void require(Capability c) {
