@@ -266,4 +266,26 @@ class CursorsTest {
     assertThat(Listings.delimiter("")).isNull();
     assertThat(Listings.delimiter("/")).isEqualTo("/");
   }
+
+  @Test
+  void aUnionMergesTwoScansInOrderKeepingOneCopyOfWhatBothHaveAndSeeksBoth() {
+    java.util.TreeMap<String, List<String>> a = new java.util.TreeMap<>(KeyOrder.UTF8);
+    java.util.TreeMap<String, List<String>> b = new java.util.TreeMap<>(KeyOrder.UTF8);
+    for (String k : List.of("a", "c", "e", "\uFFFF")) {
+      a.put(k, List.of(k));
+    }
+    for (String k : List.of("b", "c", "d", "\uD83D\uDE00")) {
+      b.put(k, List.of(k));
+    }
+    Cursor<String> u = Cursors.union(Cursors.ofMap(a), Cursors.ofMap(b), KeyOrder.UTF8);
+    assertThat(drain(u)).containsExactly("a", "b", "c", "d", "e", "\uFFFF", "\uD83D\uDE00");
+    u.seek("c");
+    assertThat(u.next()).isEqualTo("c");
+    assertThat(u.next()).isEqualTo("d");
+    u.seek("\uFFFF");
+    assertThat(drain(u)).containsExactly("\uFFFF", "\uD83D\uDE00");
+    Cursor<String> onlyOne = Cursors.union(Cursors.ofMap(a), Cursors.ofMap(new java.util.TreeMap<>()),
+        KeyOrder.UTF8);
+    assertThat(drain(onlyOne)).containsExactly("a", "c", "e", "\uFFFF");
+  }
 }
