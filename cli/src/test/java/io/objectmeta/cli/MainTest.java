@@ -50,12 +50,18 @@ class MainTest {
     Cli.Result scheme = cli.run("--store", "nosuch://x", "stats");
     assertThat(scheme.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(scheme.errLines()).containsExactly("objectmeta: InvalidArgument: uri: no backend for"
-        + " scheme \"nosuch\" on the class path; schemes available: memory, postgres, postgresql");
+        + " scheme \"nosuch\" on the class path; schemes available: memory, mongodb, mongodb+srv, postgres, postgresql");
 
     Cli.Result down = cli.run("--store", "postgres://127.0.0.1:1/x", "stats");
     assertThat(down.exit()).isEqualTo(ExitCode.UNAVAILABLE);
     assertThat(down.errLines()).singleElement().asString()
         .startsWith("objectmeta: ServiceUnavailable: cannot reach PostgreSQL at 127.0.0.1:1/x");
+
+    Cli.Result mongo = cli.run("--store", "mongodb://127.0.0.1:1/x?serverSelectionTimeoutMS=300",
+        "stats");
+    assertThat(mongo.exit()).isEqualTo(ExitCode.UNAVAILABLE);
+    assertThat(mongo.errLines()).singleElement().asString()
+        .startsWith("objectmeta: ServiceUnavailable: mongodb");
   }
 
   @Test
