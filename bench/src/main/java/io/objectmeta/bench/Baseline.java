@@ -17,6 +17,11 @@ public interface Baseline extends AutoCloseable {
    */
   Phase phase(Workload w, String bucket, IntFunction<List<Op>> ops);
 
+  /** What the baseline of {@code w} does, for the report's notes (or null). */
+  default String note(Workload w) {
+    return null;
+  }
+
   @Override
   void close();
 }

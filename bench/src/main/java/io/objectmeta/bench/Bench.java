@@ -244,17 +244,22 @@ public final class Bench {
     log.printf("  loaded %d delete-marked keys in %.1f s%n", marked.size(),
         (System.nanoTime() - t0) / 1e9);
     int[] counts = new int[2];
+    String[] last = new String[2];
     Phase dirty = it -> {
       for (int q = 0; q < c.listOps(); q++) {
-        counts[0] = store.listObjectsV2(ListObjectsV2Request.of("mk-dirty").withMaxKeys(1000))
-            .contents().size();
+        var page = store.listObjectsV2(ListObjectsV2Request.of("mk-dirty").withMaxKeys(1000))
+            .contents();
+        counts[0] = page.size();
+        last[0] = page.isEmpty() ? null : page.get(page.size() - 1).key();
       }
       return c.listOps();
     };
     Phase clean = it -> {
       for (int q = 0; q < c.listOps(); q++) {
-        counts[1] = store.listObjectsV2(ListObjectsV2Request.of("mk-clean").withMaxKeys(1000))
-            .contents().size();
+        var page = store.listObjectsV2(ListObjectsV2Request.of("mk-clean").withMaxKeys(1000))
+            .contents();
+        counts[1] = page.size();
+        last[1] = page.isEmpty() ? null : page.get(page.size() - 1).key();
       }
       return c.listOps();
     };
@@ -263,10 +268,14 @@ public final class Bench {
       throw new IllegalStateException("the two buckets list different pages: " + counts[0]
           + " vs " + counts[1] + " keys");
     }
+    String cleanScan = last[1] == null ? null : t.listingScan(store, "mk-clean", last[1]);
+    String dirtyScan = last[0] == null ? null : t.listingScan(store, "mk-dirty", last[0]);
     out.add(new Result(t.name(), Workload.LIST_CLEAN, r.baselineMedian(), r.baselineMin(),
-        r.baselineMax(), Double.NaN, Double.NaN, Double.NaN, counts[1] + " keys per page"));
+        r.baselineMax(), Double.NaN, Double.NaN, Double.NaN, counts[1] + " keys per page"
+        + (cleanScan == null ? "" : "; " + cleanScan)));
     out.add(withNote(r, counts[0] + " keys per page among " + marked.size()
-        + " delete-marked keys; baseline column = the clean bucket"));
+        + " delete-marked keys; baseline column = the clean bucket"
+        + (dirtyScan == null ? "" : "; " + dirtyScan)));
   }
 
   // -------------------------------------------------------------------------------- GC drain
@@ -310,8 +319,9 @@ public final class Bench {
     };
     out.add(measure(t, Workload.GC_DRAIN, backend, rawPhase, ""));
     out.set(out.size() - 1, withNote(out.get(out.size() - 1), c.gcRecords()
-        + " records per run, batches of " + c.gcBatch() + (rawPhase == null ? ""
-        : "; baseline: DELETE … RETURNING loop") + "; last run freed " + freed[0]));
+        + " records per run, batches of " + c.gcBatch()
+        + (rawPhase == null || raw.note(Workload.GC_DRAIN) == null ? ""
+        : "; baseline: " + raw.note(Workload.GC_DRAIN)) + "; last run freed " + freed[0]));
     t.clearGarbage(store);
   }
 

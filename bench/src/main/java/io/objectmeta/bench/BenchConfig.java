@@ -9,7 +9,9 @@ import java.util.TreeMap;
  * Sizes of a run. Each value comes from {@code --name=value}, else the system property
  * {@code bench.name}, else the default ({@code --quick} switches to the small defaults).
  *
- * @param targets backends to run: {@code memory}, {@code postgres}
+ * @param targets backends to run: {@code memory}, {@code postgres}, {@code mongo},
+ *     {@code mongo-shared}, {@code mongo-v0}, {@code mongo-shared-v0}; {@code NAME:GROUP+GROUP}
+ *     runs only those workload groups on that target (e.g. {@code mongo-v0:list})
  * @param workloads groups of workloads to run: {@code point} (put, get, delete), {@code list},
  *     {@code gc}, {@code walk}
  * @param ops operations per measured run of a point workload (put, get, delete)
@@ -26,18 +28,31 @@ import java.util.TreeMap;
  * @param gcBatch records per claim (backend) and per DELETE … RETURNING (baseline)
  * @param loadThreads threads loading the listing buckets (setup only, not measured)
  * @param pgUrl PostgreSQL base URL; empty: {@code OBJECTMETA_PG_URL}, else embedded PostgreSQL
+ * @param mongoUri MongoDB server URI (no database); empty: {@code MONGODB_URI}, else
+ *     mongo-java-server in this JVM
  * @param markdown file to write the result table to (empty: none)
  */
 public record BenchConfig(List<String> targets, List<String> workloads, int ops, int keys, int listOps, int warmups,
     int runs, int markers, int visible, int walkBig, int walkSmall, int gcRecords, int gcBatch,
-    int loadThreads, String pgUrl, String markdown, boolean quick) {
+    int loadThreads, String pgUrl, String mongoUri, String markdown, boolean quick) {
 
   /** Every workload group, in the order they run. */
   public static final List<String> ALL_WORKLOADS = List.of("point", "list", "gc", "walk");
 
   /** A tiny configuration for tests: a result row per workload in a few seconds. */
   public static BenchConfig tiny(List<String> targets) {
-    return new BenchConfig(targets, ALL_WORKLOADS, 20, 10, 3, 0, 1, 200, 20, 300, 100, 50, 20, 2, "", "", true);
+    return new BenchConfig(targets, ALL_WORKLOADS, 20, 10, 3, 0, 1, 200, 20, 300, 100, 50, 20, 2, "", "", "", true);
+  }
+
+  /** The same sizes, running only {@code groups}. */
+  public BenchConfig withWorkloads(List<String> groups) {
+    if (!ALL_WORKLOADS.containsAll(groups)) {
+      throw new IllegalArgumentException("workload groups: one or more of " + ALL_WORKLOADS
+          + ", not " + groups);
+    }
+    return new BenchConfig(targets, List.copyOf(groups), ops, keys, listOps, warmups, runs,
+        markers, visible, walkBig, walkSmall, gcRecords, gcBatch, loadThreads, pgUrl, mongoUri,
+        markdown, quick);
   }
 
   public static BenchConfig parse(String... args) {
@@ -77,15 +92,18 @@ public record BenchConfig(List<String> targets, List<String> workloads, int ops,
         v.i("markers", 100_000, 10_000), v.i("visible", 1000, 1000),
         v.i("walkBig", 100_000, 10_000), v.i("walkSmall", 10_000, 1_000),
         v.i("gcRecords", 20_000, 2_000), v.i("gcBatch", 1000, 1000), v.i("loadThreads", 4, 4),
-        v.s("pgUrl", ""), v.s("markdown", ""), q);
+        v.s("pgUrl", ""), v.s("mongoUri", ""), v.s("markdown", ""), q);
   }
 
   static String usage() {
-    return "usage: java -jar objectmeta-bench.jar [--quick] [--targets=memory,postgres]"
+    return "usage: java -jar objectmeta-bench.jar [--quick]"
+        + " [--targets=memory,postgres,mongo,mongo-shared,mongo-v0[:GROUP+GROUP]]"
         + " [--workloads=point,list,gc,walk] [--ops=N]"
         + " [--keys=N] [--listOps=N] [--warmups=N] [--runs=N] [--markers=N] [--visible=N]"
         + " [--walkBig=N] [--walkSmall=N] [--gcRecords=N] [--gcBatch=N] [--loadThreads=N]"
-        + " [--pgUrl=postgres://user@host:port/db] [--markdown=FILE]\n"
-        + "(each also as -Dbench.NAME=VALUE; without pgUrl: $OBJECTMETA_PG_URL, else embedded PostgreSQL 17)";
+        + " [--pgUrl=postgres://user@host:port/db] [--mongoUri=mongodb://host:port/]"
+        + " [--markdown=FILE]\n"
+        + "(each also as -Dbench.NAME=VALUE; without pgUrl: $OBJECTMETA_PG_URL, else embedded"
+        + " PostgreSQL 17; without mongoUri: $MONGODB_URI, else mongo-java-server in this JVM)";
   }
 }

@@ -55,6 +55,15 @@ public interface BenchTarget extends AutoCloseable {
   }
 
   /**
+   * What a listing of {@code bucket} whose page ends at {@code lastKey} reads on a server that
+   * walks an index (e.g. the documents in the id range the query scans), or null. Shown in the
+   * notes of the listing rows, where it tells a key layout's cost apart from the server's.
+   */
+  default String listingScan(MetadataStore store, String bucket, String lastKey) {
+    return null;
+  }
+
+  /**
    * Starts counting the statements the database receives (pg_stat_statements and the like);
    * false when the target cannot.
    */

@@ -26,9 +26,16 @@ public final class Main {
     List<String> described = new ArrayList<>();
     java.util.Map<String, String> statements = new java.util.LinkedHashMap<>();
     long start = System.nanoTime();
-    for (String name : c.targets()) {
-      try (BenchTarget t = target(name.trim(), c)) {
-        Bench bench = new Bench(c, System.out);
+    for (String spec : c.targets()) {
+      // NAME or NAME:GROUP+GROUP (only those workload groups on that target)
+      String name = spec.trim();
+      BenchConfig tc = c;
+      if (name.contains(":")) {
+        tc = c.withWorkloads(List.of(name.substring(name.indexOf(':') + 1).split("\\+")));
+        name = name.substring(0, name.indexOf(':'));
+      }
+      try (BenchTarget t = target(name, tc)) {
+        Bench bench = new Bench(tc, System.out);
         all.addAll(bench.run(t));
         statements.putAll(bench.statements());
         described.add(t.name() + ": " + t.describe());
@@ -38,7 +45,8 @@ public final class Main {
     if (!statements.isEmpty()) {
       StringBuilder b = new StringBuilder(md);
       b.append("\nStatements the server received per operation in the last measured run"
-          + " (pg_stat_statements; the 12 most called):\n");
+          + " (PostgreSQL: pg_stat_statements, the 12 most called; MongoDB: the in-process"
+          + " server's command log, values as ?, the 14 most called):\n");
       statements.forEach((k, v) -> b.append("\n").append(k).append(":\n```\n").append(v)
           .append("```\n"));
       md = b.toString();
@@ -54,8 +62,13 @@ public final class Main {
     return switch (name) {
       case "memory" -> new MemoryTarget();
       case "postgres", "postgresql" -> PostgresTarget.create(c);
-      default -> throw new IllegalArgumentException("unknown target " + name
-          + " (memory, postgres)");
+      default -> {
+        if (MongoTarget.isName(name)) {
+          yield MongoTarget.create(c, name);
+        }
+        throw new IllegalArgumentException("unknown target " + name
+            + " (memory, postgres, mongo, mongo-shared, mongo-v0, mongo-shared-v0)");
+      }
     };
   }
 

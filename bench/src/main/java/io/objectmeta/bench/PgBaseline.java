@@ -57,6 +57,11 @@ final class PgBaseline implements Baseline {
     };
   }
 
+  @Override
+  public String note(Workload w) {
+    return w == Workload.GC_DRAIN ? "DELETE … RETURNING loop" : null;
+  }
+
   // ----------------------------------------------------------------------------------- writes
 
   private Phase writes(Workload w, String bucket, IntFunction<List<Op>> plan) {
