@@ -8,8 +8,6 @@ import com.mongodb.client.model.DeleteManyModel;
 import com.mongodb.client.model.DeleteOneModel;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.InsertManyOptions;
-import com.mongodb.client.model.ReplaceOneModel;
-import com.mongodb.client.model.ReplaceOptions;
 import com.mongodb.client.model.UpdateManyModel;
 import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.UpdateOptions;
@@ -159,9 +157,17 @@ final class Intent {
       prune = replay || markers == null ? List.of() : markers.take(ns, counterId);
       steps.add(usageStep(ns, replay, prune));
     }
+    // every update first, then every delete: the driver sends a run of one kind as one command,
+    // and nothing is lost by the order, because a removed document is marked deleted (invisible
+    // to every reader) in the update run, before the master is repaired
+    List<Step> deletes = new ArrayList<>();
     for (BsonDocument op : ops) {
-      steps.addAll(dataSteps(ns, op));
+      for (Step st : dataSteps(ns, op)) {
+        (st.model() instanceof DeleteOneModel || st.model() instanceof DeleteManyModel
+            ? deletes : steps).add(st);
+      }
     }
+    steps.addAll(deletes);
     boolean applied;
     try {
       applied = runData(ns.coll(), steps, hook, replay, ns);
@@ -245,16 +251,39 @@ final class Intent {
     return Updates.combine(incs);
   }
 
+  /** Every field a master, version or part document may have, but its id and kind. */
+  private static final List<String> FIELDS = List.of("v", "n", "dm", "md", "phd", Docs.DELETED,
+      "pn", "sz", "e", "at", "dl");
+
+  /**
+   * A whole-document replacement written as an update ({@code $set} of its fields, {@code $unset}
+   * of the others), so that it travels in the same command as the other updates of a write.
+   */
+  static Bson replacement(BsonDocument doc) {
+    List<Bson> u = new ArrayList<>();
+    for (var e : doc.entrySet()) {
+      if (!e.getKey().equals("_id")) {
+        u.add(Updates.set(e.getKey(), e.getValue()));
+      }
+    }
+    for (String f : FIELDS) {
+      if (!doc.containsKey(f)) {
+        u.add(Updates.unset(f));
+      }
+    }
+    return Updates.combine(u);
+  }
+
   private static List<Step> dataSteps(Namespace ns, BsonDocument op) {
     String t = op.getString("t").getValue();
-    ReplaceOptions upsert = new ReplaceOptions().upsert(true);
+    UpdateOptions upsert = new UpdateOptions().upsert(true);
     switch (t) {
       case "put": {
         BsonDocument doc = op.getDocument("d");
         String kind = doc.getString("t").getValue();
         return List.of(new Step("put " + (kind.equals("m") ? "master" : kind.equals("v")
             ? "version" : kind.equals("p") ? "part" : "document"),
-            new ReplaceOneModel<>(Filters.eq("_id", doc.get("_id")), doc, upsert)));
+            new UpdateOneModel<>(Filters.eq("_id", doc.get("_id")), replacement(doc), upsert)));
       }
       case "del": {
         BsonValue id = op.get("id");
@@ -270,12 +299,14 @@ final class Intent {
             new Step("delete range", new DeleteManyModel<>(range)));
       }
       case "phd":
-        return List.of(new Step("placeholder", new ReplaceOneModel<>(Filters.eq("_id", op.get("id")),
-            Docs.placeholder(op.getString("id").getValue(), op.getString("p").getValue()), upsert)));
+        return List.of(new Step("placeholder", new UpdateOneModel<>(Filters.eq("_id", op.get("id")),
+            replacement(Docs.placeholder(op.getString("id").getValue(), op.getString("p").getValue())),
+            upsert)));
       case "fix": {
         Bson fenced = Filters.and(Filters.eq("_id", op.get("id")), Filters.eq("phd", op.get("p")));
         if (op.containsKey("d")) {
-          return List.of(new Step("repair master", new ReplaceOneModel<>(fenced, op.getDocument("d"))));
+          return List.of(new Step("repair master", new UpdateOneModel<>(fenced,
+              replacement(op.getDocument("d")))));
         }
         return List.of(
             new Step("mark placeholder deleted", new UpdateOneModel<>(fenced, Updates.set(Docs.DELETED, true))),
@@ -293,20 +324,29 @@ final class Intent {
       return true;
     }
     if (hook == null) {
+      // the usage step alone first: it is the one that may be refused (a bucket being deleted),
+      // and nothing after it may run then, whether or not a server stops an ordered command at
+      // its first error (mongo-java-server does not)
+      int from = 0;
+      if (steps.get(0).name().equals("usage")) {
+        try {
+          coll.bulkWrite(List.of(steps.get(0).model()));
+        } catch (MongoBulkWriteException e) {
+          if (e.getWriteErrors().get(0).getCode() == 11000) {
+            return usageRefused(coll, steps, ns, null, replay);
+          }
+          throw e;
+        }
+        from = 1;
+      }
       List<WriteModel<BsonDocument>> models = new ArrayList<>(steps.size());
-      for (Step s : steps) {
+      for (Step s : steps.subList(from, steps.size())) {
         models.add(s.model());
       }
-      try {
+      if (!models.isEmpty()) {
         coll.bulkWrite(models, new BulkWriteOptions().ordered(true));
-        return true;
-      } catch (MongoBulkWriteException e) {
-        var err = e.getWriteErrors().get(0);
-        if (err.getCode() == 11000 && err.getIndex() == 0 && steps.get(0).name().equals("usage")) {
-          return usageRefused(coll, steps, ns, null, replay);
-        }
-        throw e;
       }
+      return true;
     }
     for (int i = 0; i < steps.size(); i++) {
       Step s = steps.get(i);

@@ -807,9 +807,11 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   @Override
   protected ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
     Row r = row(bucket);
+    // a reader needs no lock: the two newest versions (for the latest flag), and the one named
     KeyRead read = r.migrating()
         ? bothFormats(r, key, VersionId.NULL.equals(versionId), revisionOf(null, versionId))
-        : readKey(r, key, VersionId.NULL.equals(versionId), revisionOf(null, versionId), false);
+        : readKeyIn(ns(r), null, key, VersionId.NULL.equals(versionId), revisionOf(null, versionId),
+            false);
     return KeyWrites.version(read.history(key), versionId);
   }
 
@@ -884,14 +886,14 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
       Row r = row(bucket);
       Namespace ns = ns(r);
       String uid = ns.ids().upload(key, uploadId);
-      Bson which = onlyPart == null ? range(uid, Ids.partsEnd(uid))
-          : Filters.in("_id", uid, Ids.part(uid, onlyPart));
-      BsonDocument doc = null;
+      // the upload (the lock of its parts) first, then the parts, as for keys: parts read after
+      // it can only be newer, and a write in between fails this writer's compare-and-set
+      BsonDocument doc = ns.coll().find(Filters.and(Filters.eq("_id", uid), LIVE)).first();
       TreeMap<Integer, Part> parts = new TreeMap<>();
-      for (BsonDocument d : ns.coll().find(Filters.and(which, LIVE))) {
-        if ("u".equals(d.getString("t").getValue())) {
-          doc = d;
-        } else if ("p".equals(d.getString("t").getValue())) {
+      if (doc != null) {
+        Bson which = onlyPart == null ? Filters.and(Filters.gt("_id", uid),
+            Filters.lt("_id", Ids.partsEnd(uid))) : Filters.eq("_id", Ids.part(uid, onlyPart));
+        for (BsonDocument d : ns.coll().find(Filters.and(which, LIVE))) {
           Part p = Docs.part(d);
           parts.put(p.partNumber(), p);
         }
@@ -1065,7 +1067,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
 
     RangeCursor(Namespace ns, String end, Bson filter, java.util.function.Function<String, String> idFrom,
         java.util.function.Function<E, String> idOf, java.util.function.Function<BsonDocument, E> map) {
-      super(16, 1000);
+      super(16, 1001); // a full page of 1000 and the entry that says it is truncated
       this.ns = ns;
       this.end = end;
       this.filter = filter;
@@ -1453,14 +1455,13 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
       Row r = row(bucket);
       Namespace ns = ns(r);
       String uid = ns.ids().upload(upload.key(), upload.uploadId());
-      BsonDocument doc = null;
+      BsonDocument doc = ns.coll().find(Filters.and(Filters.eq("_id", uid), LIVE)).first();
       long oldBytes = 0;
-      for (BsonDocument d : ns.coll().find(Filters.and(range(uid, Ids.partsEnd(uid)), LIVE))) {
-        if ("u".equals(d.getString("t").getValue())) {
-          doc = d;
-        } else {
-          oldBytes += d.getInt64("sz").getValue();
-        }
+      List<String> oldParts = new ArrayList<>();
+      for (BsonDocument d : ns.coll().find(Filters.and(Filters.gt("_id", uid),
+          Filters.lt("_id", Ids.partsEnd(uid)), LIVE))) {
+        oldBytes += d.getInt64("sz").getValue();
+        oldParts.add(d.getString("_id").getValue());
       }
       if (doc != null && doc.containsKey("i")) {
         settle(ns, doc, attempt, deadline);
@@ -1468,11 +1469,20 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
       }
       long bytes = parts.stream().mapToLong(Part::size).sum();
       Usage delta = partBytes(bytes - oldBytes).plus(doc == null ? ONE_UPLOAD : Usage.ZERO);
+      // the parts it no longer has go, the others are written over (an intent never writes and
+      // removes the same document: its removals run after all its writes)
       List<BsonDocument> ops = new ArrayList<>();
-      ops.add(Intent.deleteRange(Ids.part(uid, 0), Ids.partsEnd(uid)));
+      java.util.Set<String> kept = new HashSet<>();
       for (Part p : parts) {
         Part stored = p.lastModified() == null ? p.withLastModified(upload.initiated()) : p;
-        ops.add(Intent.put(Docs.part(Ids.part(uid, p.partNumber()), stored)));
+        String pid = Ids.part(uid, p.partNumber());
+        kept.add(pid);
+        ops.add(Intent.put(Docs.part(pid, stored)));
+      }
+      for (String old : oldParts) {
+        if (!kept.contains(old)) {
+          ops.add(Intent.delete(old));
+        }
       }
       String tag = newTag();
       Intent intent = new Intent(tag, now().toEpochMilli(), Docs.usageDelta(delta),
