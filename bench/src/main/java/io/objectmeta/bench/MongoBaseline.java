@@ -9,8 +9,6 @@ import com.mongodb.client.model.DeleteOneModel;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.InsertManyOptions;
 import com.mongodb.client.model.Projections;
-import com.mongodb.client.model.ReplaceOneModel;
-import com.mongodb.client.model.ReplaceOptions;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.UpdateOptions;
@@ -22,6 +20,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.UUID;
 import java.util.function.IntFunction;
 import org.bson.BsonDocument;
@@ -54,7 +54,6 @@ final class MongoBaseline implements Baseline {
   private static final Bson GC_ORDER = Sorts.ascending("at", "_id");
   private static final BulkWriteOptions ORDERED = new BulkWriteOptions().ordered(true);
   private static final InsertManyOptions UNORDERED = new InsertManyOptions().ordered(false);
-  private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
   private static final Bson MARK = Updates.set("deleted", true);
   private static final Bson CLEAR = Updates.combine(Updates.unset("i"), Updates.unset("p"));
   private static final Bson RELEASE = Updates.combine(Updates.unset("h"), Updates.unset("hc"),
@@ -111,21 +110,28 @@ final class MongoBaseline implements Baseline {
   }
 
   private static BsonDocument versionsFilter(MongoShapes.Ns ns, String key) {
-    return render(Filters.and(Filters.gt("_id", ns.lock(key)), Filters.lt("_id",
-        ns.versionsEnd(key)), LIVE));
+    return render(Filters.and(Filters.and(Filters.gte("_id", ns.versionsOf(key)),
+        Filters.lt("_id", ns.versionsEnd(key))), LIVE));
   }
 
   // ----------------------------------------------------------------------------------- writes
 
   /**
-   * One write, prepared. {@code replaced}: for an unversioned overwrite, the intent's delete step
-   * of the version it replaces, whose id the loop takes from the versions it reads, as the
-   * backend does (the models at {@code replacedAt} and the next one delete that id).
+   * One write, prepared: its usage step (sent alone, with the applied markers of earlier writes
+   * to remove, as the backend does), then its updates in one command and its deletes in another.
+   * {@code replaced}: for an unversioned overwrite, the intent's delete step of the version it
+   * replaces, whose id the loop takes from the versions it reads, as the backend does (the update
+   * at {@code markAt} and the delete at {@code deleteAt} remove that id).
    */
   private record Write(MongoCollection<BsonDocument> coll, BsonDocument row, String lockId,
       BsonDocument lockFilter, BsonDocument versionsFilter, BsonDocument intent, long pendingMs,
-      List<WriteModel<BsonDocument>> models, BsonDocument replaced, int replacedAt,
-      List<BsonDocument> held, BsonDocument releaseFilter, boolean drop) {}
+      String usageId, String tag, BsonDocument usageFilter, BsonDocument usageUpdate,
+      List<WriteModel<BsonDocument>> updates, List<WriteModel<BsonDocument>> deletes,
+      BsonDocument replaced, int markAt, int deleteAt, List<BsonDocument> held,
+      BsonDocument releaseFilter, boolean drop, boolean v1) {}
+
+  /** Applied markers to remove, per counter document, as the backend keeps them. */
+  private final Map<String, java.util.ArrayDeque<String>> done = new java.util.HashMap<>();
 
   private Phase writes(Workload w, String bucket, IntFunction<List<Op>> plan) {
     return new Phase() {
@@ -134,6 +140,7 @@ final class MongoBaseline implements Baseline {
       @Override
       public void prepare(int it) {
         MongoShapes.Ns ns = ns(bucket);
+        seedMarkers(ns);
         writes = new ArrayList<>();
         for (Op o : plan.apply(it)) {
           writes.add(write(w, ns, o));
@@ -150,17 +157,36 @@ final class MongoBaseline implements Baseline {
     };
   }
 
+  /**
+   * The markers the bucket's counters hold now (left by its preparation, which wrote through the
+   * SPI) are the baseline's to remove, as the backend's own earlier writes are the backend's.
+   */
+  private void seedMarkers(MongoShapes.Ns ns) {
+    MongoCollection<BsonDocument> coll = db.getCollection(ns.collection(), BsonDocument.class);
+    for (int i = 0; i < MongoShapes.SHARDS; i++) {
+      String id = ns.usage(i);
+      BsonDocument d = coll.find(Filters.eq("_id", id)).first();
+      java.util.ArrayDeque<String> q = new java.util.ArrayDeque<>();
+      if (d != null && d.containsKey("a")) {
+        q.addAll(d.getDocument("a").keySet());
+      }
+      done.put(ns.collection() + "\n" + id, q);
+    }
+  }
+
   private Write write(Workload w, MongoShapes.Ns ns, Op o) {
     String key = o.key();
     String tag = MongoShapes.newTag();
     Instant at = Instant.now();
     ObjectMetadata prev = o.previous();
     List<BsonDocument> steps = new ArrayList<>();
-    List<WriteModel<BsonDocument>> models = new ArrayList<>();
+    List<WriteModel<BsonDocument>> updates = new ArrayList<>();
+    List<WriteModel<BsonDocument>> deletes = new ArrayList<>();
     List<BsonDocument> garbage = new ArrayList<>();
     BsonDocument usage;
     BsonDocument replaced = null;
-    int replacedAt = -1;
+    int markAt = -1;
+    int deleteAt = -1;
     boolean drop = false;
     String master = ns.master(key);
     switch (w) {
@@ -169,14 +195,14 @@ final class MongoBaseline implements Baseline {
         // data is queued
         String rev = ids.next().encode();
         usage = MongoShapes.usageDelta(0, o.metadata().size() - prev.size());
-        models.add(usageModel(ns, key, tag, usage));
-        put(steps, models, MongoShapes.version(ns.version(key, rev), true, false, o.metadata()));
-        put(steps, models, MongoShapes.master(master, rev, true, o.metadata()));
+        put(steps, updates, MongoShapes.version(ns.version(key, rev), true, false, o.metadata()));
+        put(steps, updates, MongoShapes.master(master, rev, true, o.metadata()));
         replaced = MongoShapes.delStep("");
         steps.add(replaced);
-        replacedAt = models.size();
-        models.add(null);
-        models.add(null);
+        markAt = updates.size();
+        updates.add(null);
+        deleteAt = deletes.size();
+        deletes.add(null);
         garbage.add(MongoShapes.garbage(tag + ".0", ns.bucket(), ns.bucketId(), key, "null",
             prev.size(), prev.dataLocations(), at));
       }
@@ -184,21 +210,19 @@ final class MongoBaseline implements Baseline {
         // a new version on top, the master follows it
         String rev = ids.next().encode();
         usage = MongoShapes.usageDelta(0, o.metadata().size() - prev.size(), 1, prev.size());
-        models.add(usageModel(ns, key, tag, usage));
-        put(steps, models, MongoShapes.version(ns.version(key, rev), false, false, o.metadata()));
-        put(steps, models, MongoShapes.master(master, rev, false, o.metadata()));
+        put(steps, updates, MongoShapes.version(ns.version(key, rev), false, false, o.metadata()));
+        put(steps, updates, MongoShapes.master(master, rev, false, o.metadata()));
       }
       case DELETE_MARKER -> {
         // a marker on top of the key's object: v1 drops the master, v0 keeps a marker master
         String rev = ids.next().encode();
         usage = MongoShapes.usageDelta(-1, -prev.size(), 1, prev.size(), 1);
-        models.add(usageModel(ns, key, tag, usage));
-        put(steps, models, MongoShapes.version(ns.version(key, rev), false, true, null));
+        put(steps, updates, MongoShapes.version(ns.version(key, rev), false, true, null));
         if (ns.v1()) {
           steps.add(MongoShapes.delStep(master));
-          delete(models, Filters.eq("_id", master));
+          delete(updates, deletes, Filters.eq("_id", master));
         } else {
-          put(steps, models, MongoShapes.master(master, rev, false, null));
+          put(steps, updates, MongoShapes.master(master, rev, false, null));
         }
       }
       case DELETE_VERSION -> {
@@ -207,14 +231,14 @@ final class MongoBaseline implements Baseline {
         String fence = ids.next().encode();
         String version = ns.version(key, o.versionId());
         usage = MongoShapes.usageDelta(-1, -prev.size());
-        models.add(usageModel(ns, key, tag, usage));
         steps.add(MongoShapes.phdStep(master, fence));
-        models.add(new ReplaceOneModel<>(render(Filters.eq("_id", master)),
-            MongoShapes.placeholder(master, fence), UPSERT));
+        updates.add(new UpdateOneModel<>(render(Filters.eq("_id", master)),
+            render(MongoShapes.replacement(MongoShapes.placeholder(master, fence))),
+            new UpdateOptions().upsert(true)));
         steps.add(MongoShapes.delStep(version));
-        delete(models, Filters.eq("_id", version));
+        delete(updates, deletes, Filters.eq("_id", version));
         steps.add(MongoShapes.fixStep(master, fence));
-        delete(models, Filters.and(Filters.eq("_id", master), Filters.eq("phd", fence)));
+        delete(updates, deletes, Filters.and(Filters.eq("_id", master), Filters.eq("phd", fence)));
         garbage.add(MongoShapes.garbage(tag + ".0", ns.bucket(), ns.bucketId(), key,
             o.versionId(), prev.size(), prev.dataLocations(), at));
         drop = true;
@@ -231,37 +255,34 @@ final class MongoBaseline implements Baseline {
       held.add(g.clone().append("h", new BsonString(tag))
           .append("hc", new BsonString(ns.collection())).append("hi", new BsonString(lockId)));
     }
+    String usageId = ns.usage(MongoShapes.shardOf(key));
+    List<Bson> incs = new ArrayList<>();
+    for (String f : usage.keySet()) {
+      incs.add(Updates.inc(f, usage.getInt64(f).getValue()));
+    }
     return new Write(db.getCollection(ns.collection(), BsonDocument.class),
         rowFilter(ns.bucket()), lockId, render(Filters.eq("_id", lockId)),
-        versionsFilter(ns, key), intent, at.toEpochMilli(), models, replaced, replacedAt,
-        held.isEmpty() ? null : held,
-        held.isEmpty() ? null : render(Filters.in("_id", gcIds)), drop);
+        versionsFilter(ns, key), intent, at.toEpochMilli(), ns.collection() + "\n" + usageId, tag,
+        render(Filters.and(Filters.eq("_id", usageId), Filters.exists("del", false))),
+        render(Updates.combine(Updates.combine(incs), Updates.set("t", "c"),
+            Updates.set("a." + tag, 1))),
+        updates, deletes, replaced, markAt, deleteAt, held.isEmpty() ? null : held,
+        held.isEmpty() ? null : render(Filters.in("_id", gcIds)), drop, ns.v1());
   }
 
-  private static UpdateOneModel<BsonDocument> usageModel(MongoShapes.Ns ns, String key,
-      String tag, BsonDocument delta) {
-    List<Bson> incs = new ArrayList<>();
-    for (String f : delta.keySet()) {
-      incs.add(Updates.inc(f, delta.getInt64(f).getValue()));
-    }
-    Bson filter = Filters.and(Filters.eq("_id", ns.usage(MongoShapes.shardOf(key))),
-        Filters.exists("del", false));
-    Bson update = Updates.combine(Updates.combine(incs), Updates.set("t", "c"),
-        Updates.set("a." + tag, 1));
-    return new UpdateOneModel<>(render(filter), render(update), new UpdateOptions().upsert(true));
-  }
-
-  private static void put(List<BsonDocument> steps, List<WriteModel<BsonDocument>> models,
+  private static void put(List<BsonDocument> steps, List<WriteModel<BsonDocument>> updates,
       BsonDocument doc) {
     steps.add(MongoShapes.putStep(doc));
-    models.add(new ReplaceOneModel<>(render(Filters.eq("_id", doc.get("_id"))), doc, UPSERT));
+    updates.add(new UpdateOneModel<>(render(Filters.eq("_id", doc.get("_id"))),
+        render(MongoShapes.replacement(doc)), new UpdateOptions().upsert(true)));
   }
 
-  /** The backend's delete of one document: marked first (oplog-friendly), then deleted. */
-  private static void delete(List<WriteModel<BsonDocument>> models, Bson filter) {
+  /** The backend's delete of one document: marked with the updates, deleted after them. */
+  private static void delete(List<WriteModel<BsonDocument>> updates,
+      List<WriteModel<BsonDocument>> deletes, Bson filter) {
     BsonDocument f = render(filter);
-    models.add(new UpdateOneModel<>(f, render(MARK)));
-    models.add(new DeleteOneModel<>(f));
+    updates.add(new UpdateOneModel<>(f, render(MARK)));
+    deletes.add(new DeleteOneModel<>(f));
   }
 
   private void execute(Write x) {
@@ -277,15 +298,16 @@ final class MongoBaseline implements Baseline {
     if (x.replaced() != null) {
       x.replaced().put("id", newest);
       BsonDocument f = new BsonDocument("_id", newest);
-      x.models().set(x.replacedAt(), new UpdateOneModel<>(f, MARK));
-      x.models().set(x.replacedAt() + 1, new DeleteOneModel<>(f));
+      x.updates().set(x.markAt(), new UpdateOneModel<>(f, MARK));
+      x.deletes().set(x.deleteAt(), new DeleteOneModel<>(f));
     }
     long seq;
     if (lock == null) {
-      seq = 1;
+      seq = ThreadLocalRandom.current().nextLong(1, 1L << 62);
       coll.insertOne(new BsonDocument("_id", new BsonString(x.lockId()))
-          .append("t", new BsonString("k")).append("s", new BsonInt64(1))
-          .append("p", new BsonInt64(x.pendingMs())).append("i", x.intent()));
+          .append("t", new BsonString("k")).append("s", new BsonInt64(seq))
+          .append("p", new BsonInt64(x.pendingMs())).append("i", x.intent())
+          .append("f", new BsonString(x.v1() ? "v1" : "v0")));
     } else {
       long s = lock.getInt64("s").getValue();
       seq = s + 1;
@@ -295,16 +317,27 @@ final class MongoBaseline implements Baseline {
         throw new IllegalStateException("baseline: the lock of " + x.lockId() + " moved");
       }
     }
-    coll.bulkWrite(x.models(), ORDERED);
+    java.util.ArrayDeque<String> mine = done.computeIfAbsent(x.usageId(),
+        k -> new java.util.ArrayDeque<>());
+    List<Bson> unset = new ArrayList<>();
+    while (unset.size() < 16 && !mine.isEmpty()) {
+      unset.add(Updates.unset("a." + mine.poll()));
+    }
+    coll.bulkWrite(List.of(new UpdateOneModel<>(x.usageFilter(),
+        Updates.combine(x.usageUpdate(), Updates.combine(unset)), new UpdateOptions().upsert(true))));
+    List<WriteModel<BsonDocument>> rest = new ArrayList<>(x.updates());
+    rest.addAll(x.deletes());
+    coll.bulkWrite(rest, ORDERED);
     if (x.held() != null) {
       gc.insertMany(x.held(), UNORDERED);
     }
-    Bson mine = Filters.and(Filters.eq("_id", x.lockId()), Filters.eq("s", seq));
+    Bson lockMine = Filters.and(Filters.eq("_id", x.lockId()), Filters.eq("s", seq));
     if (x.drop()) {
-      coll.deleteOne(mine);
+      coll.deleteOne(lockMine);
     } else {
-      coll.updateOne(mine, CLEAR);
+      coll.updateOne(lockMine, CLEAR);
     }
+    mine.add(x.tag());
     if (x.held() != null) {
       gc.updateMany(x.releaseFilter(), RELEASE);
     }
@@ -331,8 +364,7 @@ final class MongoBaseline implements Baseline {
                 ns.master(o.key())), LIVE)), null, null, null));
           } else {
             String v = ns.version(o.key(), o.versionId());
-            gets.add(new Get(coll, row, render(Filters.eq("_id", ns.lock(o.key()))),
-                versionsFilter(ns, o.key()), new BsonString(v),
+            gets.add(new Get(coll, row, null, versionsFilter(ns, o.key()), new BsonString(v),
                 render(Filters.and(Filters.eq("_id", v), LIVE))));
           }
         }
@@ -342,14 +374,13 @@ final class MongoBaseline implements Baseline {
       public long run(int it) {
         for (Get g : gets) {
           meta.find(g.row()).first();
-          BsonDocument first = g.coll().find(g.first()).first();
           if (g.versions() == null) {
-            if (first == null) {
+            if (g.coll().find(g.first()).first() == null) {
               throw new IllegalStateException("baseline: no master");
             }
             continue;
           }
-          // by version id: the lock, then the two newest versions; the named one if not among them
+          // by version id: the two newest versions; the named one if not among them
           boolean found = false;
           int n = 0;
           for (BsonDocument d : g.coll().find(g.versions()).sort(BY_ID).limit(2)) {

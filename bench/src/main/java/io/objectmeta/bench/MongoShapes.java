@@ -47,11 +47,15 @@ final class MongoShapes {
     }
 
     String lock(String key) {
+      return prefix + "\uD7FF\u0002" + plain(key);
+    }
+
+    String versionsOf(String key) {
       return prefix + (v1 ? "\u007fV" : "") + plain(key) + "\0\0";
     }
 
     String version(String key, String revision) {
-      return lock(key) + revision;
+      return versionsOf(key) + revision;
     }
 
     String versionsEnd(String key) {
@@ -66,7 +70,7 @@ final class MongoShapes {
   private static String plain(String key) {
     for (int i = 0; i < key.length(); i++) {
       char c = key.charAt(i);
-      if (c == 0 || c >= '\uD7FF') {
+      if (c == 0 || c >= '\uD7FF' || (i == 0 && c == '\u007f')) {
         throw new IllegalArgumentException("the baseline takes plain keys only: " + key);
       }
     }
@@ -153,6 +157,25 @@ final class MongoShapes {
   }
 
   // --------------------------------------------------------------------------------- intents
+
+  private static final List<String> FIELDS = List.of("v", "n", "dm", "md", "phd", "deleted",
+      "pn", "sz", "e", "at", "dl");
+
+  /** A whole document written as the backend writes it: an update of every field, upserted. */
+  static org.bson.conversions.Bson replacement(BsonDocument doc) {
+    List<org.bson.conversions.Bson> u = new java.util.ArrayList<>();
+    for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
+      if (!e.getKey().equals("_id")) {
+        u.add(com.mongodb.client.model.Updates.set(e.getKey(), e.getValue()));
+      }
+    }
+    for (String f : FIELDS) {
+      if (!doc.containsKey(f)) {
+        u.add(com.mongodb.client.model.Updates.unset(f));
+      }
+    }
+    return com.mongodb.client.model.Updates.combine(u);
+  }
 
   static BsonDocument putStep(BsonDocument doc) {
     return new BsonDocument("t", new BsonString("put")).append("d", doc);
