@@ -37,14 +37,15 @@ import org.bson.BsonValue;
  *   <li>usage counters, one of a few shards: {@code {_id, t:"c", co, cb, no, nb, dm, up, pb,
  *       a: {applied intents}, del: closing since}}
  * </ul>
+ * Public as a part of the document format, for tools that read or write the same documents.
  */
-final class Docs {
+public final class Docs {
   private Docs() {}
 
   static final String ID = "_id";
   static final String DELETED = "deleted";
 
-  static BsonDocument metadata(ObjectMetadata m) {
+  public static BsonDocument metadata(ObjectMetadata m) {
     ObjectNode tree = Json.MAPPER.valueToTree(m);
     return BsonJson.toBson(tree).asDocument();
   }
@@ -58,28 +59,39 @@ final class Docs {
   }
 
   static BsonDocument version(String id, ObjectVersion v) {
+    return version(id, v.nullVersion(), v.metadata());
+  }
+
+  /** A version document; a null {@code metadata} is a delete marker. */
+  public static BsonDocument version(String id, boolean nullVersion, ObjectMetadata metadata) {
     BsonDocument d = new BsonDocument(ID, new BsonString(id)).append("t", new BsonString("v"))
-        .append("n", BsonBoolean.valueOf(v.nullVersion()))
-        .append("dm", BsonBoolean.valueOf(v.deleteMarker()));
-    if (v.metadata() != null) {
-      d.append("md", metadata(v.metadata()));
+        .append("n", BsonBoolean.valueOf(nullVersion))
+        .append("dm", BsonBoolean.valueOf(metadata == null));
+    if (metadata != null) {
+      d.append("md", metadata(metadata));
     }
     return d;
   }
 
   static BsonDocument master(String id, ObjectVersion v) {
+    return master(id, v.revision().encode(), v.nullVersion(), v.metadata());
+  }
+
+  /** A master document; a null {@code metadata} is a delete marker (v0 only). */
+  public static BsonDocument master(String id, String revision, boolean nullVersion,
+      ObjectMetadata metadata) {
     BsonDocument d = new BsonDocument(ID, new BsonString(id)).append("t", new BsonString("m"))
-        .append("v", new BsonString(v.revision().encode()))
-        .append("n", BsonBoolean.valueOf(v.nullVersion()));
-    if (v.deleteMarker()) {
+        .append("v", new BsonString(revision))
+        .append("n", BsonBoolean.valueOf(nullVersion));
+    if (metadata == null) {
       d.append("dm", BsonBoolean.TRUE);
     } else {
-      d.append("md", metadata(v.metadata()));
+      d.append("md", metadata(metadata));
     }
     return d;
   }
 
-  static BsonDocument placeholder(String id, String fence) {
+  public static BsonDocument placeholder(String id, String fence) {
     return new BsonDocument(ID, new BsonString(id)).append("t", new BsonString("m"))
         .append("phd", new BsonString(fence));
   }
@@ -180,7 +192,7 @@ final class Docs {
     return new Usage(c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
   }
 
-  static BsonDocument usageDelta(Usage u) {
+  public static BsonDocument usageDelta(Usage u) {
     long[] c = counters(u);
     BsonDocument d = new BsonDocument();
     for (int i = 0; i < c.length; i++) {
@@ -203,11 +215,11 @@ final class Docs {
   // ------------------------------------------------------------------------------------- GC
 
   /** Nanoseconds since the epoch: the queue's sortable time. */
-  static long nanos(Instant t) {
+  public static long nanos(Instant t) {
     return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
   }
 
-  static BsonDocument garbage(String id, GarbageRecord.Kind kind, String bucket, String bucketId,
+  public static BsonDocument garbage(String id, GarbageRecord.Kind kind, String bucket, String bucketId,
       String key, String versionId, int partNumber, long size, List<DataLocation> locations,
       Instant deletedAt) {
     BsonDocument d = new BsonDocument(ID, new BsonString(id))

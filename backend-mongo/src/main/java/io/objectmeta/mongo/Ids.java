@@ -18,8 +18,11 @@ import io.objectmeta.api.version.VersionId;
  * Ids that start with U+D7FF followed by U+0000, U+0001 or U+0002 cannot be escaped keys; they
  * hold the bucket's usage counters, its multipart uploads and its keys' lock documents. In the shared layout every id starts with
  * the bucket incarnation id (fixed length), so a bucket is one contiguous id range.
+ *
+ * <p>Public as a part of the document format, for tools that read or write the same documents
+ * (the bench's raw baseline, change-stream consumers).
  */
-final class Ids {
+public final class Ids {
   static final char ESC = '\uD7FF';
   static final String SEP = "\0\0";
   private static final String V1_MASTER = "\u007fM";
@@ -37,7 +40,8 @@ final class Ids {
     return f == format ? this : new Ids(prefix, f);
   }
 
-  Ids(String prefix, KeyFormat format) {
+  /** The ids of one bucket: {@code prefix} is its incarnation id in the shared layout, else "". */
+  public Ids(String prefix, KeyFormat format) {
     this.prefix = prefix;
     this.format = format;
     this.masterBase = format == KeyFormat.V1 ? prefix + V1_MASTER : prefix;
@@ -129,7 +133,7 @@ final class Ids {
     return prefix + "\u007fW";
   }
 
-  String master(String key) {
+  public String master(String key) {
     return masterBase + local(key);
   }
 
@@ -137,7 +141,7 @@ final class Ids {
    * The key's lock document. Its id does not depend on the key format, so a key keeps one lock
    * while a migration moves it from v0 to v1 ids.
    */
-  String lock(String key) {
+  public String lock(String key) {
     return prefix + LOCKS + escape(key);
   }
 
@@ -154,16 +158,16 @@ final class Ids {
   }
 
   /** The start of the key's version range. */
-  String versionsOf(String key) {
+  public String versionsOf(String key) {
     return versionBase + local(key) + SEP;
   }
 
-  String version(String key, VersionId revision) {
+  public String version(String key, VersionId revision) {
     return versionsOf(key) + revision.encode();
   }
 
   /** Just past the key's version range. */
-  String versionsEnd(String key) {
+  public String versionsEnd(String key) {
     return versionBase + local(key) + "\0\u0001";
   }
 
@@ -208,7 +212,15 @@ final class Ids {
 
   // --------------------------------------------------------------------------------- counters
 
-  String usage(int shard) {
+  /** How many counter documents a bucket has. */
+  public static final int SHARDS = 8;
+
+  /** The counter shard a key's writes update. */
+  public static int shardOf(String key) {
+    return Math.floorMod(key.hashCode(), SHARDS);
+  }
+
+  public String usage(int shard) {
     return prefix + USAGE + shard;
   }
 

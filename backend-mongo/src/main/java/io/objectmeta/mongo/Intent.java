@@ -1,7 +1,6 @@
 package io.objectmeta.mongo;
 
 import com.mongodb.MongoBulkWriteException;
-import com.mongodb.MongoWriteException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.DeleteManyModel;
@@ -41,8 +40,11 @@ import org.bson.conversions.Bson;
  * held (a claim skips them) with ids derived from the tag; the lock cleared; the GC records
  * released. Records are released only after the clear, so a replay can never queue again a
  * record that a GC job already acknowledged.
+ *
+ * <p>Public as a part of the document format (what a lock records), for tools that write the same
+ * documents.
  */
-final class Intent {
+public final class Intent {
   final String tag;
   final long at;
   final BsonDocument usage;
@@ -54,7 +56,7 @@ final class Intent {
   /** Fields the lock gets when the intent is cleared (a moved key's new format), or null. */
   final BsonDocument onClear;
 
-  Intent(String tag, long at, BsonDocument usage, int shard, List<BsonDocument> ops,
+  public Intent(String tag, long at, BsonDocument usage, int shard, List<BsonDocument> ops,
       List<BsonDocument> garbage, boolean dropLock) {
     this(tag, at, usage, shard, ops, garbage, dropLock, null);
   }
@@ -75,13 +77,19 @@ final class Intent {
     return (usage == null || usage.isEmpty()) && ops.isEmpty() && garbage.isEmpty();
   }
 
+  /** A fresh intent tag: a random UUID's two halves in hex. */
+  public static String newTag() {
+    java.util.UUID u = java.util.UUID.randomUUID();
+    return Long.toHexString(u.getMostSignificantBits()) + Long.toHexString(u.getLeastSignificantBits());
+  }
+
   // ------------------------------------------------------------------------------- data steps
 
-  static BsonDocument put(BsonDocument doc) {
+  public static BsonDocument put(BsonDocument doc) {
     return new BsonDocument("t", new BsonString("put")).append("d", doc);
   }
 
-  static BsonDocument delete(String id) {
+  public static BsonDocument delete(String id) {
     return new BsonDocument("t", new BsonString("del")).append("id", new BsonString(id));
   }
 
@@ -90,13 +98,13 @@ final class Intent {
         .append("hi", new BsonString(to));
   }
 
-  static BsonDocument placeholder(String id, String fence) {
+  public static BsonDocument placeholder(String id, String fence) {
     return new BsonDocument("t", new BsonString("phd")).append("id", new BsonString(id))
         .append("p", new BsonString(fence));
   }
 
   /** Replaces (or, with a null doc, deletes) the master only while it is the given placeholder. */
-  static BsonDocument repair(String id, String fence, BsonDocument doc) {
+  public static BsonDocument repair(String id, String fence, BsonDocument doc) {
     BsonDocument d = new BsonDocument("t", new BsonString("fix")).append("id", new BsonString(id))
         .append("p", new BsonString(fence));
     if (doc != null) {
@@ -107,7 +115,8 @@ final class Intent {
 
   // ---------------------------------------------------------------------------- serialization
 
-  BsonDocument toBson() {
+  /** The intent as its lock records it. */
+  public BsonDocument toBson() {
     BsonDocument d = new BsonDocument("op", new BsonString(tag)).append("at", new BsonInt64(at))
         .append("sh", new BsonInt32(shard)).append("ops", new BsonArray(ops))
         .append("gc", new BsonArray(garbage)).append("drop", BsonBoolean.valueOf(dropLock));
@@ -259,7 +268,7 @@ final class Intent {
    * A whole-document replacement written as an update ({@code $set} of its fields, {@code $unset}
    * of the others), so that it travels in the same command as the other updates of a write.
    */
-  static Bson replacement(BsonDocument doc) {
+  public static Bson replacement(BsonDocument doc) {
     List<Bson> u = new ArrayList<>();
     for (var e : doc.entrySet()) {
       if (!e.getKey().equals("_id")) {
@@ -399,9 +408,4 @@ final class Intent {
     }
   }
 
-  static boolean isDuplicateKey(RuntimeException e) {
-    return (e instanceof MongoWriteException w && w.getError().getCode() == 11000)
-        || (e instanceof MongoBulkWriteException b && b.getWriteErrors().stream()
-            .allMatch(x -> x.getCode() == 11000));
-  }
 }

@@ -12,10 +12,10 @@ package io.objectmeta.mongo;
  * Keys are escaped in both ({@link Ids}), so the separator is {@code \0\0} where the reference
  * has {@code \0}: a key may contain NUL.
  */
-enum KeyFormat {
+public enum KeyFormat {
   V0, V1;
 
-  String text() {
+  public String text() {
     return name().toLowerCase(java.util.Locale.ROOT);
   }
 

@@ -99,7 +99,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   static final String INFOSTORE = "__infostore";
   static final String GC = "__gcqueue";
   static final String SHARED = "objects";
-  static final int SHARDS = 8;
+  static final int SHARDS = Ids.SHARDS;
 
   private final MongoClient client;
   private final boolean ownsClient;
@@ -508,7 +508,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     return new KeyRead(lock, ns, versions, sawAll);
   }
 
-  private static VersionId revisionOf(KeyRead r, String versionId) {
+  private static VersionId revisionOf(String versionId) {
     if (versionId == null || VersionId.NULL.equals(versionId)) {
       return null;
     }
@@ -541,7 +541,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
           || VersionId.NULL.equals(versionId);
       KeyRead read;
       try {
-        read = readKey(r, key, wantNull, revisionOf(null, versionId), all);
+        read = readKey(r, key, wantNull, revisionOf(versionId), all);
       } catch (MongoException e) {
         throw unavailable(e);
       }
@@ -671,13 +671,12 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     }
   }
 
-  private String newTag() {
-    UUID u = UUID.randomUUID();
-    return Long.toHexString(u.getMostSignificantBits()) + Long.toHexString(u.getLeastSignificantBits());
+  private static String newTag() {
+    return Intent.newTag();
   }
 
   private static int shardOf(String key) {
-    return Math.floorMod(key.hashCode(), SHARDS);
+    return Ids.shardOf(key);
   }
 
   /**
@@ -809,8 +808,8 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     Row r = row(bucket);
     // a reader needs no lock: the two newest versions (for the latest flag), and the one named
     KeyRead read = r.migrating()
-        ? bothFormats(r, key, VersionId.NULL.equals(versionId), revisionOf(null, versionId))
-        : readKeyIn(ns(r), null, key, VersionId.NULL.equals(versionId), revisionOf(null, versionId),
+        ? bothFormats(r, key, VersionId.NULL.equals(versionId), revisionOf(versionId))
+        : readKeyIn(ns(r), null, key, VersionId.NULL.equals(versionId), revisionOf(versionId),
             false);
     return KeyWrites.version(read.history(key), versionId);
   }

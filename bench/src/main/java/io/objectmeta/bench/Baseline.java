@@ -15,7 +15,23 @@ public interface Baseline extends AutoCloseable {
    * operations {@code ops} plans for each iteration; null when there is no baseline for it.
    * For {@link Workload#GC_DRAIN} the phase drains whatever the queue holds.
    */
-  Phase phase(Workload w, String bucket, IntFunction<List<Op>> ops);
+  default Phase phase(Workload w, String bucket, IntFunction<List<Op>> ops) {
+    return switch (w) {
+      case PUT_UNVERSIONED, PUT_VERSIONED, DELETE_MARKER, DELETE_VERSION -> writes(w, bucket, ops);
+      case GET_LATEST, GET_VERSION -> gets(w, bucket, ops);
+      case GC_DRAIN -> gcDrain();
+      default -> null;
+    };
+  }
+
+  /** The raw phase of a write workload (puts and deletes). */
+  Phase writes(Workload w, String bucket, IntFunction<List<Op>> ops);
+
+  /** The raw phase of a read workload. */
+  Phase gets(Workload w, String bucket, IntFunction<List<Op>> ops);
+
+  /** The raw GC drain: claim and free until the queue is empty. */
+  Phase gcDrain();
 
   /** What the baseline of {@code w} does, for the report's notes (or null). */
   default String note(Workload w) {

@@ -77,16 +77,6 @@ final class MongoBaseline implements Baseline {
   }
 
   @Override
-  public Phase phase(Workload w, String bucket, IntFunction<List<Op>> ops) {
-    return switch (w) {
-      case PUT_UNVERSIONED, PUT_VERSIONED, DELETE_MARKER, DELETE_VERSION -> writes(w, bucket, ops);
-      case GET_LATEST, GET_VERSION -> gets(w, bucket, ops);
-      case GC_DRAIN -> gcDrain();
-      default -> null;
-    };
-  }
-
-  @Override
   public String note(Workload w) {
     return w == Workload.GC_DRAIN ? "the backend's claim and acknowledge commands, raw" : null;
   }
@@ -133,7 +123,8 @@ final class MongoBaseline implements Baseline {
   /** Applied markers to remove, per counter document, as the backend keeps them. */
   private final Map<String, java.util.ArrayDeque<String>> done = new java.util.HashMap<>();
 
-  private Phase writes(Workload w, String bucket, IntFunction<List<Op>> plan) {
+  @Override
+  public Phase writes(Workload w, String bucket, IntFunction<List<Op>> plan) {
     return new Phase() {
       List<Write> writes;
 
@@ -348,7 +339,8 @@ final class MongoBaseline implements Baseline {
   private record Get(MongoCollection<BsonDocument> coll, BsonDocument row, BsonDocument first,
       BsonDocument versions, BsonValue versionId, BsonDocument version) {}
 
-  private Phase gets(Workload w, String bucket, IntFunction<List<Op>> plan) {
+  @Override
+  public Phase gets(Workload w, String bucket, IntFunction<List<Op>> plan) {
     return new Phase() {
       List<Get> gets;
 
@@ -404,7 +396,8 @@ final class MongoBaseline implements Baseline {
    * field read, no model built); the bucket records among them looked up; the records deleted.
    * Until a claim finds nothing.
    */
-  private Phase gcDrain() {
+  @Override
+  public Phase gcDrain() {
     Duration lease = Duration.ofMinutes(10);
     return it -> {
       long total = 0;

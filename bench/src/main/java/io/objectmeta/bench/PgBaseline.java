@@ -48,23 +48,14 @@ final class PgBaseline implements Baseline {
   private record Exec(PreparedStatement ps, Object[] args) {}
 
   @Override
-  public Phase phase(Workload w, String bucket, IntFunction<List<Op>> ops) {
-    return switch (w) {
-      case PUT_UNVERSIONED, PUT_VERSIONED, DELETE_MARKER, DELETE_VERSION -> writes(w, bucket, ops);
-      case GET_LATEST, GET_VERSION -> gets(w, bucket, ops);
-      case GC_DRAIN -> gcDrain();
-      default -> null;
-    };
-  }
-
-  @Override
   public String note(Workload w) {
     return w == Workload.GC_DRAIN ? "DELETE … RETURNING loop" : null;
   }
 
   // ----------------------------------------------------------------------------------- writes
 
-  private Phase writes(Workload w, String bucket, IntFunction<List<Op>> plan) {
+  @Override
+  public Phase writes(Workload w, String bucket, IntFunction<List<Op>> plan) {
     return new Phase() {
       List<Exec[]> txs;
 
@@ -173,7 +164,8 @@ final class PgBaseline implements Baseline {
 
   // ------------------------------------------------------------------------------------- gets
 
-  private Phase gets(Workload w, String bucket, IntFunction<List<Op>> plan) {
+  @Override
+  public Phase gets(Workload w, String bucket, IntFunction<List<Op>> plan) {
     return new Phase() {
       List<Exec> gets;
 
@@ -211,7 +203,8 @@ final class PgBaseline implements Baseline {
    * returned row's columns are read as plain JDBC values (a loop that frees data must read what
    * it deleted); no model objects are built and no JSON is parsed.
    */
-  private Phase gcDrain() {
+  @Override
+  public Phase gcDrain() {
     String q = "DELETE FROM " + schema + ".deleted_object WHERE (bucket_id, id) IN (SELECT"
         + " bucket_id, id FROM " + schema + ".deleted_object WHERE deleted_at <= now()"
         + " ORDER BY deleted_at, id LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING *";
