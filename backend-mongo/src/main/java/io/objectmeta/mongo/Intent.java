@@ -1,5 +1,6 @@
 package io.objectmeta.mongo;
 
+import io.objectmeta.api.spi.StepHook;
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.BulkWriteOptions;

@@ -1,5 +1,6 @@
 package io.objectmeta.mongo;
 
+import io.objectmeta.api.spi.StepHook;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.MongoException;
 import com.mongodb.MongoWriteException;

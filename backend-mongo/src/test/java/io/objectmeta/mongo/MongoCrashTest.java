@@ -1,5 +1,6 @@
 package io.objectmeta.mongo;
 
+import io.objectmeta.api.spi.StepHook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package io.objectmeta.mongo;
+package io.objectmeta.api.spi;
 
 /**
  * Called after each step of a multi-step write, for tests that stop a write between its steps.

@@ -1,0 +1,77 @@
+package io.objectmeta.bigtable;
+
+import io.objectmeta.api.error.InvalidArgumentException;
+import io.objectmeta.api.spi.StoreOptions;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Settings of a Bigtable store, from {@code bigtable://PROJECT/INSTANCE?options} and properties:
+ * <ul>
+ *   <li>{@code tablePrefix}: the prefix of the store's three tables (default {@code objectmeta_})
+ *   <li>{@code appProfile}: the app profile of every request (default: the instance's default)
+ *   <li>{@code emulatorHost}: {@code HOST:PORT} of an emulator (default: the
+ *       {@code BIGTABLE_EMULATOR_HOST} variable; neither: the real service)
+ *   <li>{@code createTables}: create missing tables and families on open (default true; false in
+ *       production, where a missing table is then an error naming it)
+ *   <li>{@code maxRetries}: how often an operation restarts after losing a check-and-mutate race
+ *       or meeting a busy key, before it fails with the retryable ServiceUnavailable (default 100)
+ *   <li>{@code bucketCacheMs}: how long a bucket row read stays cached (default 1000; 0: off)
+ *   <li>{@code intentLeaseMs}: how long a write may hold its key before another process rolls
+ *       its recorded intent forward (default 30000)
+ *   <li>{@code repairIntervalMs}: how often the background repair runs (default 300000;
+ *       {@code repair=false} turns it off)
+ * </ul>
+ */
+record BigtableConfig(String project, String instance, String tablePrefix, String appProfile,
+    String emulatorHost, boolean createTables, int maxRetries, Duration bucketCache,
+    Duration intentLease, Duration repairInterval, boolean repair) {
+
+  static BigtableConfig from(URI uri, Map<String, String> properties) {
+    StoreOptions opts = StoreOptions.of(uri, properties);
+    String project = uri.getAuthority();
+    String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
+    if (project == null || !project.matches("[a-z][-a-z0-9.:]{0,62}")) {
+      throw new InvalidArgumentException("project", "bigtable://PROJECT/INSTANCE needs a project"
+          + " id (lower-case letters, digits, -), got \"" + project + "\"");
+    }
+    if (!path.matches("[a-z][-a-z0-9]{1,32}")) {
+      throw new InvalidArgumentException("instance", "bigtable://PROJECT/INSTANCE needs an instance"
+          + " id (lower-case letters, digits, -), got \"" + path + "\"");
+    }
+    String prefix = opts.get("tablePrefix", "objectmeta_");
+    if (!prefix.matches("[-_.a-zA-Z0-9]{0,40}")) {
+      throw new InvalidArgumentException("tablePrefix", "must be up to 40 letters, digits, - _ or"
+          + " .: \"" + prefix + "\"");
+    }
+    String emulator = StoreOptions.first(opts.get("emulatorHost"),
+        System.getenv("BIGTABLE_EMULATOR_HOST"));
+    if (emulator != null && !emulator.matches("[^:]+:\\d{1,5}")) {
+      throw new InvalidArgumentException("emulatorHost", "must be HOST:PORT, got \"" + emulator
+          + "\"");
+    }
+    long cacheMs = opts.get("bucketCacheMs") != null && opts.get("bucketCacheMs").equals("0") ? 0
+        : opts.positiveLong("bucketCacheMs", 1000);
+    return new BigtableConfig(project, path, prefix, opts.get("appProfile"), emulator,
+        opts.bool("createTables", true), opts.positiveInt("maxRetries", 100),
+        Duration.ofMillis(cacheMs), Duration.ofMillis(opts.positiveLong("intentLeaseMs", 30_000)),
+        Duration.ofMillis(opts.positiveLong("repairIntervalMs", 300_000)),
+        opts.bool("repair", true));
+  }
+
+  BigtableConfig withTablePrefix(String prefix) {
+    return new BigtableConfig(project, instance, prefix, appProfile, emulatorHost, createTables,
+        maxRetries, bucketCache, intentLease, repairInterval, repair);
+  }
+
+  String table(String name) {
+    return tablePrefix + name;
+  }
+
+  /** Where the store lives, for messages (no credentials). */
+  String describe() {
+    return "bigtable://" + project + "/" + instance + " tables " + tablePrefix + "*"
+        + (emulatorHost == null ? "" : " (emulator " + emulatorHost + ")");
+  }
+}

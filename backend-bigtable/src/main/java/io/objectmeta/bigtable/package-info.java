@@ -1,0 +1,2 @@
+/** The Cloud Bigtable backend ({@code bigtable://PROJECT/INSTANCE}). */
+package io.objectmeta.bigtable;
