@@ -16,6 +16,7 @@ import com.google.cloud.bigtable.data.v2.models.TableId;
 import com.google.protobuf.ByteString;
 import io.objectmeta.api.error.BucketAlreadyExistsException;
 import io.objectmeta.api.error.BucketNotEmptyException;
+import io.objectmeta.api.error.InvalidArgumentException;
 import io.objectmeta.api.error.MetadataException;
 import io.objectmeta.api.error.NoSuchBucketException;
 import io.objectmeta.api.error.NoSuchUploadException;
@@ -1197,6 +1198,50 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
         h == null ? null : h.toStringUtf8(), hk == null ? null : hk.toStringUtf8());
   }
 
+  /**
+   * The queue in order, one batch: every shard's rows with ids after {@code afterId} (null: from
+   * the start) and before {@code beforeId} (null: to the end), read at once, merged by id (the
+   * id starts with the record's time). A shard that filled its page bounds what is known to be
+   * complete: the batch ends there, and {@code next} says where the following one starts (null:
+   * nothing after it).
+   */
+  private record GcBatch(List<GcRow> rows, String next) {}
+
+  private GcBatch gcBatch(String afterId, String beforeId, int perShard) {
+    List<Query> queries = new ArrayList<>();
+    for (int s = 0; s < GC_SHARDS; s++) {
+      ByteString shard = gcShard(s);
+      com.google.cloud.bigtable.data.v2.models.Range.ByteStringRange r =
+          com.google.cloud.bigtable.data.v2.models.Range.ByteStringRange.unbounded();
+      r = afterId == null ? r.startClosed(shard)
+          : r.startOpen(shard.concat(ByteString.copyFromUtf8(afterId)));
+      r = beforeId == null ? r.endOpen(Rows.after(shard))
+          : r.endOpen(shard.concat(ByteString.copyFromUtf8(beforeId)));
+      queries.add(Query.create(gc).range(r).limit(perShard));
+    }
+    String bound = null;
+    List<GcRow> rows = new ArrayList<>();
+    for (List<Row> got : bt.scanAll(queries)) {
+      for (Row r : got) {
+        rows.add(gcRow(r));
+      }
+      if (got.size() == perShard) {
+        String last = idOf(got.get(got.size() - 1).getKey());
+        bound = bound == null || last.compareTo(bound) < 0 ? last : bound;
+      }
+    }
+    rows.sort(Comparator.comparing(g -> idOf(g.row())));
+    if (bound != null) {
+      String b = bound;
+      rows.removeIf(g -> idOf(g.row()).compareTo(b) > 0);
+    }
+    return new GcBatch(rows, bound);
+  }
+
+  private static String idOf(ByteString gcRow) {
+    return gcRow.substring(3).toStringUtf8();
+  }
+
   @Override
   protected GarbageClaim doClaimGarbage(int max, Duration gracePeriod, Duration lease) {
     Instant now = now();
@@ -1205,37 +1250,29 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     String cutoff = String.format("%019d", nanos(now.minus(gracePeriod)) + 1);
     String claim = UUID.randomUUID().toString();
     List<GarbageRecord> out = new ArrayList<>();
-    int first = ThreadLocalRandom.current().nextInt(GC_SHARDS);
-    for (int s = 0; s < GC_SHARDS && out.size() < max; s++) {
-      int shard = (first + s) % GC_SHARDS;
-      ByteString start = gcShard(shard);
-      ByteString end = gcShard(shard).concat(ByteString.copyFromUtf8(cutoff));
-      while (out.size() < max) {
-        int want = Math.max(16, (max - out.size()) * 2);
-        List<Row> got = bt.scan(Query.create(gc).range(start, end).limit(want));
-        for (Row r : got) {
-          if (out.size() >= max) {
-            break;
-          }
-          GcRow g = gcRow(r);
-          if (g.held() != null || (g.claim() != null && g.until() > nowMs)) {
-            continue;
-          }
-          Mutation m = Mutation.create();
-          Bt.set(m, Bt.META, Bt.VERSION, Codec.version(g.version() + 1));
-          Bt.set(m, Bt.META, CLAIM, ByteString.copyFromUtf8(claim));
-          Bt.set(m, Bt.META, UNTIL, Codec.version(until.toEpochMilli()));
-          if (bt.cas(gc, g.row(), g.version(), m)) {
-            out.add(g.record());
-          }
-        }
-        if (got.size() < want) {
+    String after = null;
+    while (out.size() < max) {
+      GcBatch batch = gcBatch(after, cutoff, Math.max(16, Math.min(max, 1000)));
+      for (GcRow g : batch.rows()) {
+        if (out.size() >= max) {
           break;
         }
-        start = Rows.successor(got.get(got.size() - 1).getKey());
+        if (g.held() != null || (g.claim() != null && g.until() > nowMs)) {
+          continue;
+        }
+        Mutation m = Mutation.create();
+        Bt.set(m, Bt.META, Bt.VERSION, Codec.version(g.version() + 1));
+        Bt.set(m, Bt.META, CLAIM, ByteString.copyFromUtf8(claim));
+        Bt.set(m, Bt.META, UNTIL, Codec.version(until.toEpochMilli()));
+        if (bt.cas(gc, g.row(), g.version(), m)) {
+          out.add(g.record());
+        }
       }
+      if (batch.next() == null) {
+        break;
+      }
+      after = batch.next();
     }
-    out.sort(Comparator.comparing(GarbageRecord::deletedAt).thenComparing(GarbageRecord::id));
     return new GarbageClaim(claim, until, out);
   }
 
@@ -1409,17 +1446,27 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected GarbagePage doListGarbage(String after, int limit) {
-    ByteString start = after == null ? ByteString.EMPTY
-        : Rows.successor(ByteString.copyFromUtf8(after));
-    List<Row> got = bt.scan(Query.create(gc).range(Bt.from(start)).limit(limit + 1));
-    boolean more = got.size() > limit;
-    List<Row> page = more ? got.subList(0, limit) : got;
-    List<GarbageRecord> out = new ArrayList<>(page.size());
-    for (Row r : page) {
-      out.add(gcRow(r).record());
+    if (after != null && gcRow(after) == null) {
+      throw new InvalidArgumentException("after", "not a cursor this store returned: \"" + after
+          + "\"");
     }
-    return new GarbagePage(out, more, more ? page.get(page.size() - 1).getKey().toStringUtf8()
-        : null);
+    List<GcRow> got = new ArrayList<>();
+    String from = after;
+    while (got.size() <= limit) {
+      GcBatch batch = gcBatch(from, null, Math.min(limit + 1, 1000));
+      got.addAll(batch.rows());
+      if (batch.next() == null) {
+        break;
+      }
+      from = batch.next();
+    }
+    boolean more = got.size() > limit;
+    List<GcRow> page = more ? got.subList(0, limit) : got;
+    List<GarbageRecord> out = new ArrayList<>(page.size());
+    for (GcRow g : page) {
+      out.add(g.record());
+    }
+    return new GarbagePage(out, more, more ? idOf(page.get(page.size() - 1).row()) : null);
   }
 
   @Override
