@@ -343,6 +343,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       setClosed(rows, now().toEpochMilli());
       boolean done = false;
       try {
+        step("close");
         if (!bt.scan(Query.create(objects).range(rows.keysStart(), rows.keysEnd()).limit(1))
             .isEmpty()) {
           throw new BucketNotEmptyException("bucket: \"" + name
@@ -363,6 +364,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
             GarbageRecord.Kind.BUCKET, name, r.bucket().id(), null, null, 0, 0, List.of(), at)));
         String holder = "b:" + r.bucket().id() + ":" + name;
         insertGarbage(garbage, tag, holder);
+        step("garbage");
         if (!bt.cas(buckets, bucketRow(name), r.version(), Mutation.create().deleteRow())) {
           removeGarbage(garbage);
           backoff(attempt, "the bucket kept changing");
@@ -370,7 +372,9 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
         }
         cache.invalidate(name);
         done = true;
+        step("bucket");
         releaseGarbage(garbage);
+        step("release");
         // the shards stay closed: a write that read the bucket before it left fails its usage
         // step instead of writing into it; the rows go when the bucket's GC record is acknowledged
         return;
@@ -1516,6 +1520,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
         .filter(FILTERS.qualifier().exactMatch(INTENT));
     for (Bucket b : allBuckets()) {
       Rows rows = new Rows(b.id());
+      liftStaleClose(rows, cutoff);
       for (ByteString[] range : List.of(new ByteString[] {rows.keysStart(), rows.keysEnd()},
           new ByteString[] {rows.uploadsStart(), rows.uploadsEnd()})) {
         for (Row hit : bt.scan(Query.create(objects).range(range[0], range[1]), withIntent)) {
@@ -1539,6 +1544,19 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     }
     settleHolds(cutoff);
     return n;
+  }
+
+  /** A close of the bucket's counters older than the cutoff was left by a delete that died. */
+  private void liftStaleClose(Rows rows, long cutoffMs) {
+    for (Row r : bt.scan(Query.create(objects).range(rows.countersStart(), rows.countersEnd()),
+        FILTERS.chain().filter(FILTERS.family().exactMatch(Bt.APPLIED))
+            .filter(FILTERS.qualifier().exactMatch(CLOSED)))) {
+      ByteString c = Bt.cell(r, Bt.APPLIED, CLOSED);
+      if (c != null && Codec.version(c) != 0 && Codec.version(c) <= cutoffMs) {
+        reopen(rows);
+        return;
+      }
+    }
   }
 
   /**
