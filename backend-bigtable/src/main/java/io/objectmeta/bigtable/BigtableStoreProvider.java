@@ -70,6 +70,12 @@ public final class BigtableStoreProvider implements MetadataStoreProvider {
       BigtableTableAdminClient a = null;
       if (admin != null) {
         admin.setProjectId(config.project()).setInstanceId(config.instance());
+        // the check for tables on open is the first request: an unreachable endpoint fails it
+        // within seconds instead of the client's default of a minute of retries
+        com.google.api.gax.rpc.UnaryCallSettings.Builder<?, ?> getTable =
+            admin.stubSettings().getTableSettings();
+        getTable.setRetrySettings(getTable.getRetrySettings().toBuilder()
+            .setTotalTimeoutDuration(java.time.Duration.ofSeconds(10)).build());
         a = BigtableTableAdminClient.create(admin.build());
       }
       return new Clients(d, a);

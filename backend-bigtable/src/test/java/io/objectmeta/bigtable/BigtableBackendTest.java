@@ -197,6 +197,13 @@ class BigtableBackendTest {
   }
 
   @Test
+  void anUnreachableBigtableIsAServiceUnavailableThatSaysWhere() {
+    assertThatThrownBy(() -> MetadataStores.open(
+        "bigtable://proj/inst?emulatorHost=127.0.0.1:9&tablePrefix=x_"))
+        .isInstanceOf(ServiceUnavailableException.class).hasMessageContaining("bigtable");
+  }
+
+  @Test
   void theRetryBoundEndsInTheRetryableError() {
     BigtableMetadataStore store = FIXTURE.openStore(Map.of("maxRetries", "2",
         "intentLeaseMs", "600000"));
