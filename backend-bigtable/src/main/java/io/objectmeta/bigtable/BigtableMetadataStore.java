@@ -145,7 +145,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
         return t;
       });
       long every = config.repairInterval().toMillis();
-      drain.scheduleWithFixedDelay(this::repairQuietly, every, every, TimeUnit.MILLISECONDS);
+      drain.scheduleWithFixedDelay(this::repairQuietly, 0, every, TimeUnit.MILLISECONDS);
     } else {
       drain = null;
     }
@@ -1504,7 +1504,9 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
    * Rolls forward every intent older than the lease (left by a process that died between the
    * steps of a write) in every bucket's key and upload rows, and settles GC records still held
    * by finished writes. Runs every {@code repairIntervalMs} in the background; a reader or writer
-   * that meets a stale intent rolls it forward itself. Returns how many intents it rolled forward.
+   * that meets a stale intent rolls it forward itself; it also runs once when a store opens (a
+   * process that restarts after a crash finishes what it left). Returns how many intents it
+   * rolled forward.
    * It scans the key and upload rows of every bucket (the server filters them down to rows with
    * an intent): run it rarely on large deployments.
    */
