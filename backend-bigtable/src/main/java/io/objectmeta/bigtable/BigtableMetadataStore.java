@@ -93,6 +93,8 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   private static final ByteString BUCKET = ByteString.copyFromUtf8("b");
   private static final ByteString UUID_CELL = ByteString.copyFromUtf8("u");
   private static final ByteString INTENT = ByteString.copyFromUtf8("i");
+  /** A key row's number of version columns: a read that sees another number is torn. */
+  private static final ByteString COUNT = ByteString.copyFromUtf8("n");
   private static final ByteString MASTER = ByteString.copyFromUtf8("o");
   private static final ByteString UPLOAD = ByteString.copyFromUtf8("u");
   private static final ByteString COMPLETING = ByteString.copyFromUtf8("cmp");
@@ -478,16 +480,33 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
 
   private KeyRow keyRow(Rows rows, String key) {
     ByteString row = rows.key(key);
-    return keyRow(row, key, bt.read(objects, row));
+    for (int attempt = 0; ; attempt++) {
+      KeyRow k = keyRow(row, key, bt.read(objects, row), false);
+      if (k != null) {
+        return k;
+      }
+      backoff(attempt, "a key row kept reading torn");
+    }
   }
 
-  private static KeyRow keyRow(ByteString row, String key, Row r) {
+  /**
+   * A key row as read, or null if the read is torn: it holds fewer version columns than the row
+   * says (a read that overlaps a write removing a version column can miss the column family on
+   * the emulator; the caller reads again). {@code latestOnly}: the read asked for the first
+   * version column alone.
+   */
+  private static KeyRow keyRow(ByteString row, String key, Row r, boolean latestOnly) {
     if (r == null) {
       return new KeyRow(row, null, List.of(), null);
     }
     List<ObjectVersion> versions = new ArrayList<>();
     for (RowCell c : r.getCells(Bt.DATA)) {
       versions.add(Codec.version(key, Rows.revisionOf(c.getQualifier()), Codec.json(c.getValue())));
+    }
+    ByteString n = Bt.cell(r, Bt.META, COUNT);
+    long expected = n == null ? versions.size() : Codec.version(n);
+    if (latestOnly ? (expected > 0) != !versions.isEmpty() : expected != versions.size()) {
+      return null;
     }
     ByteString i = Bt.cell(r, Bt.META, INTENT);
     return new KeyRow(row, Bt.version(r), versions, i == null ? null : Intent.decode(i));
@@ -587,6 +606,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       m.deleteCells(Bt.DATA, Rows.versionColumn(gone));
       changed = true;
     }
+    Bt.set(m, Bt.META, COUNT, Codec.version(c.after().versions().size()));
     return changed;
   }
 
@@ -668,7 +688,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       step("master");
     }
     Mutation clear = in.drop() ? Mutation.create().deleteRow()
-        : Bt.set(Mutation.create().deleteCells(Bt.META, INTENT), Bt.META, Bt.VERSION,
+        : Bt.set(Bt.clear(Mutation.create(), Bt.META, INTENT), Bt.META, Bt.VERSION,
             Codec.version(v + 1));
     if (!bt.cas(objects, row, v, clear)) {
       return null; // taken over by a repairer, who finishes it
@@ -724,27 +744,41 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
         KeyWrites.put(h, b.versioning(), metadata, condition, ids.next()), null).subject();
   }
 
-  /** The key's history for a reader; a stale intent met on the way is rolled forward first. */
-  private KeyHistory readHistory(String bucket, String key) {
+  /**
+   * The key's history for a reader (all of it, or the latest version only); a stale intent met
+   * on the way is rolled forward first.
+   */
+  private KeyHistory readHistory(String bucket, String key, boolean latestOnly) {
     BucketRow b = bucket(bucket);
     Rows rows = b.rows();
-    KeyRow k = keyRow(rows, key);
+    ByteString row = rows.key(key);
+    KeyRow k = latestOnly ? keyRow(row, key, bt.read(objects, row, LATEST_VERSION), true) : null;
+    if (k == null) {
+      k = keyRow(rows, key);
+    }
     if (k.intent() != null && k.intent().since()
         < now().toEpochMilli() - config.intentLease().toMillis()) {
+      k = keyRow(rows, key);
       rollForward(b, rows, key, k.row(), k.version(), k.intent(), k.history(key).current(), 0);
       k = keyRow(rows, key);
     }
     return k.history(key);
   }
 
+  /** The row's own cells and its first version column: the latest (columns are newest first). */
+  private static final Filters.Filter LATEST_VERSION = FILTERS.interleave()
+      .filter(FILTERS.family().exactMatch(Bt.META))
+      .filter(FILTERS.chain().filter(FILTERS.family().exactMatch(Bt.DATA))
+          .filter(FILTERS.limit().cellsPerRow(1)));
+
   @Override
   protected ObjectVersion doGetObject(String bucket, String key) {
-    return KeyWrites.current(readHistory(bucket, key));
+    return KeyWrites.current(readHistory(bucket, key, true));
   }
 
   @Override
   protected ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
-    return KeyWrites.version(readHistory(bucket, key), versionId);
+    return KeyWrites.version(readHistory(bucket, key, false), versionId);
   }
 
   @Override
@@ -786,7 +820,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   private static TreeMap<Integer, Part> parts(Row r) {
     TreeMap<Integer, Part> parts = new TreeMap<>();
     for (RowCell c : r.getCells(Bt.DATA)) {
-      if (c.getQualifier().toStringUtf8().startsWith("p")) {
+      if (c.getQualifier().toStringUtf8().startsWith("p") && !c.getValue().isEmpty()) {
         Part p = Codec.part(Codec.json(c.getValue()));
         parts.put(p.partNumber(), p);
       }
@@ -961,7 +995,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   }
 
   private void unfreeze(UploadRow u) {
-    Mutation m = Mutation.create().deleteCells(Bt.DATA, COMPLETING);
+    Mutation m = Bt.clear(Mutation.create(), Bt.DATA, COMPLETING);
     Bt.set(m, Bt.META, Bt.VERSION, Codec.version(u.version() + 2));
     bt.cas(objects, u.row(), u.version() + 1, m);
   }
@@ -1041,7 +1075,10 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     Rows rows = new Rows(bucket.id());
     return new RowCursor<>(rows.keysEnd(), rows::key, v -> rows.key(v.key()), r -> {
       String key = rows.keyOf(r.getKey());
-      KeyRow k = keyRow(r.getKey(), key, r);
+      KeyRow k = keyRow(r.getKey(), key, r, false);
+      if (k == null) {
+        k = keyRow(rows, key);
+      }
       if (k.intent() != null && k.intent().since()
           < now().toEpochMilli() - config.intentLease().toMillis()) {
         // a stale intent met on the way is rolled forward before the key is listed
@@ -1174,8 +1211,8 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   private void releaseGarbage(List<ObjectNode> records) {
     BulkMutation b = BulkMutation.create(gc);
     for (ObjectNode r : records) {
-      b.add(gcRow(r.get("id").asText()), Mutation.create().deleteCells(Bt.META, HELD)
-          .deleteCells(Bt.META, HOLDER));
+      b.add(gcRow(r.get("id").asText()), Bt.clear(Bt.clear(Mutation.create(), Bt.META, HELD),
+          Bt.META, HOLDER));
     }
     bt.bulk(b);
   }
@@ -1192,12 +1229,18 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   private record GcRow(ByteString row, long version, GarbageRecord record, String claim,
       long until, String held, String holder) {}
 
+  /** A record row, or null for a row going away (a read overlapping its removal). */
   private static GcRow gcRow(Row r) {
+    Long version = Bt.version(r);
+    ByteString record = Bt.cell(r, Bt.DATA, RECORD);
+    if (version == null || record == null) {
+      return null;
+    }
     ByteString c = Bt.cell(r, Bt.META, CLAIM);
     ByteString u = Bt.cell(r, Bt.META, UNTIL);
     ByteString h = Bt.cell(r, Bt.META, HELD);
     ByteString hk = Bt.cell(r, Bt.META, HOLDER);
-    return new GcRow(r.getKey(), Bt.version(r), Codec.garbage(Codec.json(Bt.cell(r, Bt.DATA, RECORD))),
+    return new GcRow(r.getKey(), version, Codec.garbage(Codec.json(record)),
         c == null ? null : c.toStringUtf8(), u == null ? 0 : Codec.version(u),
         h == null ? null : h.toStringUtf8(), hk == null ? null : hk.toStringUtf8());
   }
@@ -1227,7 +1270,10 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     List<GcRow> rows = new ArrayList<>();
     for (List<Row> got : bt.scanAll(queries)) {
       for (Row r : got) {
-        rows.add(gcRow(r));
+        GcRow g = gcRow(r);
+        if (g != null) {
+          rows.add(g);
+        }
       }
       if (got.size() == perShard) {
         String last = idOf(got.get(got.size() - 1).getKey());
@@ -1250,7 +1296,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   protected GarbageClaim doClaimGarbage(int max, Duration gracePeriod, Duration lease) {
     Instant now = now();
     long nowMs = now.toEpochMilli();
-    Instant until = now.plus(lease);
+    Instant until = GarbageClaim.leaseEndInMillis(now, lease);
     String cutoff = String.format("%019d", nanos(now.minus(gracePeriod)) + 1);
     String claim = UUID.randomUUID().toString();
     List<GarbageRecord> out = new ArrayList<>();
@@ -1296,7 +1342,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     }
     for (Row r : bt.scan(q)) {
       GcRow g = gcRow(r);
-      if (claimId.equals(g.claim())) {
+      if (g != null && claimId.equals(g.claim())) {
         out.add(g);
       }
     }
@@ -1339,7 +1385,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   protected int doReleaseGarbage(String claimId, Collection<String> recordIds) {
     int n = 0;
     for (GcRow g : claimed(claimId, recordIds)) {
-      Mutation m = Mutation.create().deleteCells(Bt.META, CLAIM).deleteCells(Bt.META, UNTIL);
+      Mutation m = Bt.clear(Bt.clear(Mutation.create(), Bt.META, CLAIM), Bt.META, UNTIL);
       Bt.set(m, Bt.META, Bt.VERSION, Codec.version(g.version() + 1));
       if (bt.cas(gc, g.row(), g.version(), m)) {
         n++;
@@ -1360,6 +1406,9 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       List<Row> got = bt.scan(Query.create(gc).range(Bt.from(start)).limit(1000));
       for (Row r : got) {
         GcRow g = gcRow(r);
+        if (g == null) {
+          continue;
+        }
         total++;
         bytes += g.record().size();
         if (g.claim() != null && g.until() > nowMs) {
@@ -1428,7 +1477,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       Usage delta = partBytes(bytes - oldBytes).plus(exists ? Usage.ZERO : ONE_UPLOAD);
       Mutation m = Mutation.create();
       Bt.set(m, Bt.DATA, UPLOAD, Codec.bytes(Codec.upload(upload)));
-      m.deleteCells(Bt.DATA, COMPLETING);
+      Bt.clear(m, Bt.DATA, COMPLETING);
       java.util.Set<Integer> kept = new java.util.HashSet<>();
       for (Part p : parts) {
         Part stored = p.lastModified() == null ? p.withLastModified(upload.initiated()) : p;
@@ -1437,7 +1486,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       }
       for (Integer old : u.parts().keySet()) {
         if (!kept.contains(old)) {
-          m.deleteCells(Bt.DATA, Rows.partColumn(old));
+          Bt.clear(m, Bt.DATA, Rows.partColumn(old));
         }
       }
       UploadRow target = new UploadRow(u.bucket(), u.rows(), u.row(), u.version(), upload,
@@ -1519,7 +1568,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     long cutoff = now().toEpochMilli() - age.toMillis();
     int n = 0;
     Filters.Filter withIntent = FILTERS.chain().filter(FILTERS.family().exactMatch(Bt.META))
-        .filter(FILTERS.qualifier().exactMatch(INTENT));
+        .filter(FILTERS.qualifier().exactMatch(INTENT)).filter(Bt.NOT_EMPTY);
     for (Bucket b : allBuckets()) {
       Rows rows = new Rows(b.id());
       liftStaleClose(rows, cutoff);
@@ -1537,7 +1586,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
             continue;
           }
           String key = isKey ? rows.keyOf(r.getKey()) : null;
-          ObjectVersion current = isKey ? keyRow(r.getKey(), key, r).history(key).current() : null;
+          ObjectVersion current = isKey ? keyRow(rows, key).history(key).current() : null;
           if (rollForward(null, rows, key, r.getKey(), Bt.version(r), intent, current, 0)) {
             n++;
           }
@@ -1567,10 +1616,10 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
    */
   private void settleHolds(long cutoffMs) {
     Filters.Filter held = FILTERS.chain().filter(FILTERS.family().exactMatch(Bt.META))
-        .filter(FILTERS.qualifier().exactMatch(HELD));
+        .filter(FILTERS.qualifier().exactMatch(HELD)).filter(Bt.NOT_EMPTY);
     for (Row hit : bt.scan(Query.create(gc), held)) {
       GcRow g = gcRow(bt.read(gc, hit.getKey()));
-      if (g.held() == null || g.record().deletedAt().toEpochMilli() > cutoffMs) {
+      if (g == null || g.held() == null || g.record().deletedAt().toEpochMilli() > cutoffMs) {
         continue;
       }
       List<ObjectNode> one = List.of(Codec.garbage(g.record()));

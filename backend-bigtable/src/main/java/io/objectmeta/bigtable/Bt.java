@@ -40,6 +40,9 @@ final class Bt {
   /** The newest cell of every column. */
   static final Filters.Filter LATEST = FILTERS.limit().cellsPerColumn(1);
 
+  /** Cells with a value (an emptied cell reads as none). */
+  static final Filters.Filter NOT_EMPTY = FILTERS.value().regex("(?s).+");
+
   private final BigtableDataClient client;
 
   Bt(BigtableDataClient client) {
@@ -60,6 +63,10 @@ final class Bt {
 
   Row read(TableId t, ByteString row) {
     return call(() -> client.readRow(t, row, LATEST));
+  }
+
+  Row read(TableId t, ByteString row, Filters.Filter f) {
+    return call(() -> client.readRow(t, row, FILTERS.chain().filter(LATEST).filter(f)));
   }
 
   List<Row> scan(Query q) {
@@ -139,7 +146,16 @@ final class Bt {
       return null;
     }
     List<RowCell> cells = r.getCells(family, qualifier);
-    return cells.isEmpty() ? null : cells.get(0).getValue();
+    return cells.isEmpty() || cells.get(0).getValue().isEmpty() ? null : cells.get(0).getValue();
+  }
+
+  /**
+   * Empties a cell (an empty value reads as no cell): a deletion of a column can make a
+   * concurrent read on the emulator miss the column's whole family, so columns that readers of
+   * the row rely on are emptied, not deleted.
+   */
+  static Mutation clear(Mutation m, String family, ByteString qualifier) {
+    return m.setCell(family, qualifier, 0L, ByteString.EMPTY);
   }
 
   /** Sets a cell at timestamp 0 (see the class comment). */

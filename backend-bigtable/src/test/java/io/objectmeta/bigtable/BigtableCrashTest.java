@@ -112,12 +112,12 @@ class BigtableCrashTest {
     List<String> tables = store.tables();
     for (Row r : BigtableFixture.clients().data().readRows(Query.create(tables.get(1))
         .filter(Filters.FILTERS.chain().filter(Filters.FILTERS.family().exactMatch("m"))
-            .filter(Filters.FILTERS.qualifier().exactMatch("i"))))) {
+            .filter(Filters.FILTERS.qualifier().exactMatch("i")).filter(Bt.NOT_EMPTY)))) {
       throw new AssertionError(where + ": an intent left in " + r.getKey().toStringUtf8());
     }
     for (Row r : BigtableFixture.clients().data().readRows(Query.create(tables.get(2))
         .filter(Filters.FILTERS.chain().filter(Filters.FILTERS.family().exactMatch("m"))
-            .filter(Filters.FILTERS.qualifier().exactMatch("h"))))) {
+            .filter(Filters.FILTERS.qualifier().exactMatch("h")).filter(Bt.NOT_EMPTY)))) {
       throw new AssertionError(where + ": a held GC record left: " + r.getKey().toStringUtf8());
     }
   }

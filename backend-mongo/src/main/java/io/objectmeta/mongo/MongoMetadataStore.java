@@ -1335,7 +1335,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     Instant now = now();
     long cutoff = Docs.nanos(now.minus(gracePeriod));
     long nowMs = now.toEpochMilli();
-    Instant until = now.plus(lease);
+    Instant until = GarbageClaim.leaseEndInMillis(now, lease);
     String claim = UUID.randomUUID().toString();
     Bson free = Filters.or(Filters.exists("c", false), Filters.lte("u", nowMs));
     List<BsonValue> candidates = new ArrayList<>();

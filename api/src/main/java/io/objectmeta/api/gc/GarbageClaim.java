@@ -18,4 +18,13 @@ public record GarbageClaim(String claimId, Instant leaseExpires, List<GarbageRec
   public boolean isEmpty() {
     return records.isEmpty();
   }
+
+  /**
+   * The end of a lease that starts {@code now}, rounded up to the millisecond: for a store that
+   * keeps lease ends in milliseconds, so a record is free again exactly when the claim says its
+   * lease expires, not up to a millisecond before.
+   */
+  public static java.time.Instant leaseEndInMillis(java.time.Instant now, java.time.Duration lease) {
+    return java.time.Instant.ofEpochMilli(now.plus(lease).plusNanos(999_999).toEpochMilli());
+  }
 }
