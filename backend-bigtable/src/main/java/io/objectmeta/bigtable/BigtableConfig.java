@@ -16,7 +16,8 @@ import java.util.Map;
  *   <li>{@code createTables}: create missing tables and families on open (default true; false in
  *       production, where a missing table is then an error naming it)
  *   <li>{@code maxRetries}: how often an operation restarts after losing a check-and-mutate race
- *       or meeting a busy key, before it fails with the retryable ServiceUnavailable (default 100)
+ *       before it fails with the retryable ServiceUnavailable (default 100; waiting for another
+ *       writer's intent does not count: it is bounded by twice the intent lease)
  *   <li>{@code bucketCacheMs}: how long a bucket row read stays cached (default 1000; 0: off)
  *   <li>{@code intentLeaseMs}: how long a write may hold its key before another process rolls
  *       its recorded intent forward (default 30000)

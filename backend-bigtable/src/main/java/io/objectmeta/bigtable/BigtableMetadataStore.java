@@ -222,22 +222,39 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     }
   }
 
-  private void backoff(int attempt, String what) {
-    if (attempt >= config.maxRetries()) {
-      throw new ServiceUnavailableException("bigtable: " + what + " after " + (attempt + 1)
-          + " attempts (maxRetries " + config.maxRetries() + "); try again");
+  /**
+   * Waits for another writer's intent to clear: not a lost race, so it does not count against
+   * {@code maxRetries}; an intent is cleared or rolled forward within its lease, so the wait is
+   * bounded by twice the lease, then the retryable error.
+   */
+  private void waitBusy(int round, long startNanos, String what) {
+    if (System.nanoTime() - startNanos > 2 * config.intentLease().toNanos()) {
+      throw new ServiceUnavailableException("bigtable: " + what + " for twice the intent lease ("
+          + config.intentLease().toMillis() + " ms); try again");
     }
-    if (attempt == 0) {
+    sleepJittered(round);
+  }
+
+  private static void sleepJittered(int round) {
+    if (round == 0) {
       Thread.onSpinWait();
       return;
     }
-    long cap = Math.min(25, 1L << Math.min(attempt, 5));
+    long cap = Math.min(25, 1L << Math.min(round, 5));
     try {
       Thread.sleep(ThreadLocalRandom.current().nextLong(cap) + 1);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ServiceUnavailableException("bigtable: interrupted");
     }
+  }
+
+  private void backoff(int attempt, String what) {
+    if (attempt >= config.maxRetries()) {
+      throw new ServiceUnavailableException("bigtable: " + what + " after " + (attempt + 1)
+          + " attempts (maxRetries " + config.maxRetries() + "); try again");
+    }
+    sleepJittered(attempt);
   }
 
   // ------------------------------------------------------------------------------------ buckets
@@ -525,12 +542,14 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
    */
   private KeyChange writeKey(String bucket, String key, BiFunction<Bucket, KeyHistory, KeyChange> plan,
       Function<Bucket, Extra> extra) {
+    long start = System.nanoTime();
+    int conflicts = 0;
     for (int attempt = 0; ; attempt++) {
       BucketRow b = bucket(bucket);
       Rows rows = b.rows();
       KeyRow k = keyRow(rows, key);
       if (k.intent() != null) {
-        settle(b, rows, key, k, attempt);
+        settle(b, rows, key, k, attempt, start);
         continue;
       }
       KeyChange c = plan.apply(b.bucket(), k.history(key));
@@ -561,7 +580,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       Bt.set(m, Bt.META, Bt.VERSION, Codec.version(v));
       Bt.set(m, Bt.META, INTENT, intent.encode());
       if (!bt.cas(objects, k.row(), k.version(), m)) {
-        backoff(attempt, "the key kept changing");
+        backoff(conflicts++, "the key kept changing");
         continue;
       }
       step("commit");
@@ -707,12 +726,12 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   }
 
   /** A row holds an intent: wait for its writer, or roll it forward if its lease ran out. */
-  private void settle(BucketRow b, Rows rows, String key, KeyRow k, int attempt) {
+  private void settle(BucketRow b, Rows rows, String key, KeyRow k, int attempt, long start) {
     if (k.intent().since() < now().toEpochMilli() - config.intentLease().toMillis()) {
       rollForward(b, rows, key, k.row(), k.version(), k.intent(), k.history(key).current(),
           attempt);
     } else {
-      backoff(attempt, "the key stayed busy");
+      waitBusy(attempt, start, "the key stayed busy");
     }
   }
 
@@ -850,6 +869,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
 
   /** A live upload, waiting out (or rolling forward) a pending intent. */
   private UploadRow liveUpload(String bucket, String key, String uploadId, int attempt) {
+    long start = System.nanoTime();
     while (true) {
       UploadRow u = uploadRow(bucket(bucket), key, uploadId);
       if (u.upload() == null || completing(u.completing())) {
@@ -861,7 +881,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       if (u.intent().since() < now().toEpochMilli() - config.intentLease().toMillis()) {
         rollForward(u.bucket(), u.rows(), null, u.row(), u.version(), u.intent(), null, attempt);
       } else {
-        backoff(attempt++, "the upload stayed busy");
+        waitBusy(attempt++, start, "the upload stayed busy");
       }
     }
   }
@@ -1461,13 +1481,14 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected void doRestoreUpload(String bucket, MultipartUpload upload, List<Part> parts) {
+    long start = System.nanoTime();
     for (int attempt = 0; ; attempt++) {
       UploadRow u = uploadRow(bucket(bucket), upload.key(), upload.uploadId());
       if (u.intent() != null) {
         if (u.intent().since() < now().toEpochMilli() - config.intentLease().toMillis()) {
           rollForward(u.bucket(), u.rows(), null, u.row(), u.version(), u.intent(), null, attempt);
         } else {
-          backoff(attempt, "the upload stayed busy");
+          waitBusy(attempt, start, "the upload stayed busy");
         }
         continue;
       }

@@ -50,7 +50,7 @@ class MainTest {
     Cli.Result scheme = cli.run("--store", "nosuch://x", "stats");
     assertThat(scheme.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(scheme.errLines()).containsExactly("objectmeta: InvalidArgument: uri: no backend for"
-        + " scheme \"nosuch\" on the class path; schemes available: memory, mongodb, mongodb+srv, postgres, postgresql");
+        + " scheme \"nosuch\" on the class path; schemes available: bigtable, memory, mongodb, mongodb+srv, postgres, postgresql");
 
     Cli.Result down = cli.run("--store", "postgres://127.0.0.1:1/x", "stats");
     assertThat(down.exit()).isEqualTo(ExitCode.UNAVAILABLE);
