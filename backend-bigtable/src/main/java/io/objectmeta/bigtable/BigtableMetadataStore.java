@@ -359,7 +359,8 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     for (int attempt = 0; ; attempt++) {
       BucketRow r = freshBucket(name);
       Rows rows = r.rows();
-      setClosed(rows, now().toEpochMilli());
+      long since = now().toEpochMilli();
+      setClosed(rows, since);
       boolean done = false;
       try {
         step("close");
@@ -399,17 +400,23 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
         return;
       } finally {
         if (!done) {
-          reopen(rows);
+          setClosed(rows, -since);
         }
       }
     }
   }
 
+  /**
+   * Adds {@code since} to every shard's close flag (negative: takes a close back). The flag is a
+   * counter in the counters' family, changed only by increments: a close and a reopen never
+   * delete a cell (a deletion can make a concurrent read-modify-write on the emulator miss the
+   * family and write it afresh), and two deletes at once add up, each taking back its own.
+   */
   private void setClosed(Rows rows, long since) {
     List<com.google.api.core.ApiFuture<Row>> all = new ArrayList<>();
     for (int i = 0; i < Rows.SHARDS; i++) {
       all.add(client.readModifyWriteRowAsync(ReadModifyWriteRow.create(objects, rows.counter(i))
-          .increment(Bt.APPLIED, CLOSED, since)));
+          .increment(Bt.COUNT, CLOSED, since)));
     }
     Bt.call(() -> {
       try {
@@ -427,13 +434,6 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     });
   }
 
-  private void reopen(Rows rows) {
-    BulkMutation b = BulkMutation.create(objects);
-    for (int i = 0; i < Rows.SHARDS; i++) {
-      b.add(rows.counter(i), Mutation.create().deleteCells(Bt.APPLIED, CLOSED));
-    }
-    bt.bulk(b);
-  }
 
   /**
    * A write's usage step found the bucket's counters closed: a delete is deciding. Waits for it:
@@ -441,6 +441,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
    * left by a dead process and is lifted.
    */
   private void awaitBucket(BucketRow r, int attempt, long since) {
+    long cutoff = now().toEpochMilli() - config.intentLease().toMillis();
     BucketRow now;
     try {
       now = freshBucket(r.bucket().name());
@@ -450,10 +451,9 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     if (!now.bucket().id().equals(r.bucket().id())) {
       throw new NoSuchBucketException("bucket: \"" + r.bucket().name() + "\" does not exist");
     }
-    // (two deletes at once add their times up: a close far in the future, lifted by their own
-    // reopen)
-    if (since < now().toEpochMilli() - config.intentLease().toMillis()) {
-      reopen(r.rows());
+    // (two deletes at once add their times up: a close far in the future, taken back by each)
+    if (since <= cutoff) {
+      liftStaleClose(r.rows(), cutoff);
       return;
     }
     backoff(attempt, "the bucket is being deleted");
@@ -659,11 +659,17 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       ByteString tag = ByteString.copyFromUtf8(in.tag());
       boolean applied = false;
       if (replay) {
-        applied = Bt.cell(bt.read(objects, counter), Bt.APPLIED, tag) != null;
+        // a replay may follow a wait for a bucket delete: the close is read again either way
+        Row shard = bt.read(objects, counter);
+        applied = Bt.cell(shard, Bt.APPLIED, tag) != null;
+        ByteString closed = Bt.cell(shard, Bt.COUNT, CLOSED);
+        if (applied && closed != null && Codec.version(closed) != 0) {
+          return Codec.version(closed);
+        }
       }
       if (!applied) {
         ReadModifyWriteRow rmw = ReadModifyWriteRow.create(objects, counter)
-            .increment(Bt.APPLIED, CLOSED, 0);
+            .increment(Bt.COUNT, CLOSED, 0);
         if (in.countsUsage()) {
           long[] u = in.usage();
           for (int i = 0; i < u.length; i++) {
@@ -675,7 +681,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
         }
         // the close is read in the same atomic step; a close found here means the write is
         // counted in a bucket whose delete is deciding: the caller waits for the outcome
-        ByteString closed = Bt.cell(bt.rmw(rmw), Bt.APPLIED, CLOSED);
+        ByteString closed = Bt.cell(bt.rmw(rmw), Bt.COUNT, CLOSED);
         if (closed != null && Codec.version(closed) != 0) {
           return Codec.version(closed);
         }
@@ -1618,15 +1624,18 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     return n;
   }
 
-  /** A close of the bucket's counters older than the cutoff was left by a delete that died. */
+  /**
+   * A close of the bucket's counters older than the cutoff was left by a delete that died: each
+   * shard takes back exactly the close it holds (a close added meanwhile stays).
+   */
   private void liftStaleClose(Rows rows, long cutoffMs) {
     for (Row r : bt.scan(Query.create(objects).range(rows.countersStart(), rows.countersEnd()),
-        FILTERS.chain().filter(FILTERS.family().exactMatch(Bt.APPLIED))
+        FILTERS.chain().filter(FILTERS.family().exactMatch(Bt.COUNT))
             .filter(FILTERS.qualifier().exactMatch(CLOSED)))) {
-      ByteString c = Bt.cell(r, Bt.APPLIED, CLOSED);
-      if (c != null && Codec.version(c) != 0 && Codec.version(c) <= cutoffMs) {
-        reopen(rows);
-        return;
+      ByteString c = Bt.cell(r, Bt.COUNT, CLOSED);
+      long v = c == null ? 0 : Codec.version(c);
+      if (v > 0 && v <= cutoffMs) {
+        bt.rmw(ReadModifyWriteRow.create(objects, r.getKey()).increment(Bt.COUNT, CLOSED, -v));
       }
     }
   }
