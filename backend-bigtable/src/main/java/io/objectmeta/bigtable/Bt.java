@@ -28,17 +28,17 @@ import static com.google.cloud.bigtable.data.v2.models.Filters.FILTERS;
  * one cell whatever the writers' clocks say (a later write with an earlier client timestamp
  * would otherwise hide behind an older cell); reads and predicates still take the newest cell of
  * a column only ({@code cellsPerColumn(1)} before any value test), since old cells linger until
- * a compaction.
+ * a compaction. Public for the bench's raw baseline, which sends the same requests.
  */
-final class Bt {
-  static final String META = "m";
-  static final String DATA = "d";
-  static final String COUNT = "c";
-  static final String APPLIED = "a";
-  static final ByteString VERSION = ByteString.copyFromUtf8("v");
+public final class Bt {
+  public static final String META = "m";
+  public static final String DATA = "d";
+  public static final String COUNT = "c";
+  public static final String APPLIED = "a";
+  public static final ByteString VERSION = ByteString.copyFromUtf8("v");
 
   /** The newest cell of every column. */
-  static final Filters.Filter LATEST = FILTERS.limit().cellsPerColumn(1);
+  public static final Filters.Filter LATEST = FILTERS.limit().cellsPerColumn(1);
 
   /** Cells with a value (an emptied cell reads as none). */
   static final Filters.Filter NOT_EMPTY = FILTERS.value().regex("(?s).+");
@@ -136,12 +136,12 @@ final class Bt {
   }
 
   /** The row's version cell, or null. */
-  static Long version(Row r) {
+  public static Long version(Row r) {
     ByteString v = cell(r, META, VERSION);
     return v == null ? null : Codec.version(v);
   }
 
-  static ByteString cell(Row r, String family, ByteString qualifier) {
+  public static ByteString cell(Row r, String family, ByteString qualifier) {
     if (r == null) {
       return null;
     }
@@ -154,12 +154,12 @@ final class Bt {
    * concurrent read on the emulator miss the column's whole family, so columns that readers of
    * the row rely on are emptied, not deleted.
    */
-  static Mutation clear(Mutation m, String family, ByteString qualifier) {
+  public static Mutation clear(Mutation m, String family, ByteString qualifier) {
     return m.setCell(family, qualifier, 0L, ByteString.EMPTY);
   }
 
   /** Sets a cell at timestamp 0 (see the class comment). */
-  static Mutation set(Mutation m, String family, ByteString qualifier, ByteString value) {
+  public static Mutation set(Mutation m, String family, ByteString qualifier, ByteString value) {
     return m.setCell(family, qualifier, 0L, value);
   }
 

@@ -21,11 +21,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The cell values of the backend: JSON for records, 8 big-endian bytes for row versions. */
-final class Codec {
+/**
+ * The cell values of the backend: JSON for records, 8 big-endian bytes for row versions. Public
+ * for the bench's raw baseline, which writes the same cells.
+ */
+public final class Codec {
   private Codec() {}
 
-  static ByteString bytes(JsonNode n) {
+  public static ByteString bytes(JsonNode n) {
     try {
       return ByteString.copyFrom(Json.MAPPER.writeValueAsBytes(n));
     } catch (JsonProcessingException e) {
@@ -33,7 +36,7 @@ final class Codec {
     }
   }
 
-  static ObjectNode json(ByteString b) {
+  public static ObjectNode json(ByteString b) {
     try {
       return (ObjectNode) Json.MAPPER.readTree(b.newInput());
     } catch (java.io.IOException e) {
@@ -41,11 +44,11 @@ final class Codec {
     }
   }
 
-  static ByteString version(long v) {
+  public static ByteString version(long v) {
     return ByteString.copyFrom(ByteBuffer.allocate(8).putLong(v).array());
   }
 
-  static long version(ByteString b) {
+  public static long version(ByteString b) {
     return b.asReadOnlyByteBuffer().getLong();
   }
 
@@ -70,7 +73,7 @@ final class Codec {
   // ----------------------------------------------------------------------------------- versions
 
   /** A version's cell in its key row (the revision is the column). */
-  static ObjectNode version(ObjectVersion v) {
+  public static ObjectNode version(ObjectVersion v) {
     ObjectNode n = Json.MAPPER.createObjectNode();
     if (v.nullVersion()) {
       n.put("n", true);
@@ -88,7 +91,7 @@ final class Codec {
   }
 
   /** The master's cell: the current version with its revision. */
-  static ObjectNode master(ObjectVersion v) {
+  public static ObjectNode master(ObjectVersion v) {
     ObjectNode n = version(v);
     n.put("r", v.revision().encode());
     return n;
@@ -154,7 +157,7 @@ final class Codec {
 
   // ----------------------------------------------------------------------------------- garbage
 
-  static ObjectNode garbage(GarbageRecord r) {
+  public static ObjectNode garbage(GarbageRecord r) {
     ObjectNode n = Json.MAPPER.createObjectNode();
     n.put("id", r.id());
     n.put("kind", r.kind().name());
@@ -182,9 +185,9 @@ final class Codec {
 
   // -------------------------------------------------------------------------------------- usage
 
-  static final String[] COUNTERS = {"co", "cb", "nv", "nb", "dm", "up", "pb"};
+  public static final String[] COUNTERS = {"co", "cb", "nv", "nb", "dm", "up", "pb"};
 
-  static long[] counters(Usage u) {
+  public static long[] counters(Usage u) {
     return new long[] {u.currentObjects(), u.currentBytes(), u.nonCurrentVersions(),
         u.nonCurrentBytes(), u.deleteMarkers(), u.uploads(), u.partBytes()};
   }

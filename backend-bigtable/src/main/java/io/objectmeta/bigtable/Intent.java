@@ -26,15 +26,17 @@ import java.util.UUID;
  * @param deletes rows of the objects table to remove (a completed upload)
  * @param master whether the master row must follow the key row
  * @param drop whether the row is removed when the intent is cleared (nothing left in it)
+ *
+ * <p>Public for the bench's raw baseline, which records the same intents.
  */
-record Intent(String tag, long since, int shard, long[] usage, List<ObjectNode> garbage,
+public record Intent(String tag, long since, int shard, long[] usage, List<ObjectNode> garbage,
     List<ByteString> deletes, boolean master, boolean drop) {
 
-  static String newTag() {
+  public static String newTag() {
     return UUID.randomUUID().toString().replace("-", "");
   }
 
-  boolean countsUsage() {
+  public boolean countsUsage() {
     for (long u : usage) {
       if (u != 0) {
         return true;
@@ -47,7 +49,7 @@ record Intent(String tag, long since, int shard, long[] usage, List<ObjectNode> 
     return new Intent(tag, ms, shard, usage, garbage, deletes, master, drop);
   }
 
-  ByteString encode() {
+  public ByteString encode() {
     ObjectNode n = Json.MAPPER.createObjectNode();
     n.put("t", tag);
     n.put("p", since);

@@ -21,12 +21,13 @@ import java.util.zip.CRC32;
  * KEY is the key's UTF-8 bytes as they are (nothing follows it, so byte order is the key
  * order). ESC is the key with NUL written as {@code 00 01}, so the separator {@code 00 00} is
  * unambiguous and sorts below anything that may follow a key: byte order is still key order.
+ * Public for the bench's raw baseline, which addresses the same rows.
  */
-final class Rows {
-  static final int SHARDS = 8;
+public final class Rows {
+  public static final int SHARDS = 8;
   private final ByteString prefix;
 
-  Rows(String bucketId) {
+  public Rows(String bucketId) {
     this.prefix = ByteString.copyFromUtf8(hash(bucketId) + bucketId);
   }
 
@@ -36,11 +37,11 @@ final class Rows {
     return String.format("%04x", crc.getValue() & 0xffff);
   }
 
-  ByteString start() {
+  public ByteString start() {
     return prefix;
   }
 
-  ByteString end() {
+  public ByteString end() {
     return prefix.concat(ByteString.copyFrom(new byte[] {(byte) 0xff}));
   }
 
@@ -48,7 +49,7 @@ final class Rows {
     return prefix.concat(ByteString.copyFrom(new byte[] {(byte) k}));
   }
 
-  ByteString counter(int shard) {
+  public ByteString counter(int shard) {
     return kind('c').concat(ByteString.copyFromUtf8(Integer.toString(shard)));
   }
 
@@ -60,7 +61,7 @@ final class Rows {
     return kind('d');
   }
 
-  ByteString key(String key) {
+  public ByteString key(String key) {
     return kind('k').concat(ByteString.copyFromUtf8(key));
   }
 
@@ -72,15 +73,15 @@ final class Rows {
     return kind('l');
   }
 
-  ByteString master(String key) {
+  public ByteString master(String key) {
     return kind('m').concat(ByteString.copyFromUtf8(key));
   }
 
-  ByteString mastersStart() {
+  public ByteString mastersStart() {
     return kind('m');
   }
 
-  ByteString mastersEnd() {
+  public ByteString mastersEnd() {
     return kind('n');
   }
 
@@ -140,7 +141,7 @@ final class Rows {
   }
 
   /** A version's column in its key row: newest first in column order. */
-  static ByteString versionColumn(VersionId revision) {
+  public static ByteString versionColumn(VersionId revision) {
     return ByteString.copyFromUtf8(revision.encode());
   }
 
@@ -154,7 +155,7 @@ final class Rows {
   }
 
   /** The first row key after every key that starts with {@code p} (null: none, all 0xff). */
-  static ByteString after(ByteString p) {
+  public static ByteString after(ByteString p) {
     byte[] b = p.toByteArray();
     for (int i = b.length - 1; i >= 0; i--) {
       if (b[i] != (byte) 0xff) {

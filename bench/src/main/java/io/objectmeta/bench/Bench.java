@@ -1,6 +1,8 @@
 package io.objectmeta.bench;
 
 import io.objectmeta.api.MetadataStore;
+import io.objectmeta.api.error.PreconditionFailedException;
+import io.objectmeta.api.error.ServiceUnavailableException;
 import io.objectmeta.api.gc.GcRunner;
 import io.objectmeta.api.listing.ListObjectsV2Request;
 import io.objectmeta.api.listing.ListObjectsV2Result;
@@ -8,6 +10,7 @@ import io.objectmeta.api.model.BucketUpdate;
 import io.objectmeta.api.model.DataLocation;
 import io.objectmeta.api.model.ObjectMetadata;
 import io.objectmeta.api.model.VersioningState;
+import io.objectmeta.api.model.WriteCondition;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -62,6 +65,9 @@ public final class Bench {
       }
       if (w.contains("walk")) {
         walks(t, store, out);
+      }
+      if (w.contains("contend")) {
+        contention(t, store, out);
       }
     }
     return out;
@@ -325,6 +331,100 @@ public final class Bench {
     t.clearGarbage(store);
   }
 
+  // ------------------------------------------------------------------------------ contention
+
+  /** Threads of the contention workload (the 16-way contention). */
+  static final int CONTENDERS = 16;
+
+  /**
+   * 16 threads doing conditional puts (get, then put if-match the version id read; on
+   * PreconditionFailed, again) on one key, against the same loop with each thread on a key of its
+   * own. Each run works on fresh buckets (versioned, so every put mints the id the next one must
+   * match) and every key ends the run with the same number of versions on both sides: a key
+   * row's history grows with its puts, and a contended key written n times must be compared with
+   * keys written n times each, not n/16, or the figure measures history length, not contention.
+   */
+  private void contention(BenchTarget t, MetadataStore store, List<Result> out) throws Exception {
+    long[][] failures = new long[2][3];
+    Phase contended = contendPhase(store, "ct%d-one", 1, failures[0]);
+    Phase spread = contendPhase(store, "ct%d-many", CONTENDERS, failures[1]);
+    Result r = measure(t, Workload.PUT_CONTENDED, contended, spread, "");
+    out.add(withNote(r, String.format(Locale.ROOT, "%d threads, %d successful puts per run on one"
+        + " key; baseline column = the same loop on %d keys, %d puts each; per successful put in"
+        + " the last run: %.2f PreconditionFailed, %.2f ServiceUnavailable (key busy) on one key,"
+        + " %.2f and %.2f on %d keys", CONTENDERS, c.contendOps(), CONTENDERS, c.contendOps(),
+        failures[0][0] / (double) Math.max(1, failures[0][2]),
+        failures[0][1] / (double) Math.max(1, failures[0][2]),
+        failures[1][0] / (double) Math.max(1, failures[1][2]),
+        failures[1][1] / (double) Math.max(1, failures[1][2]), CONTENDERS)));
+  }
+
+  /**
+   * {@link #CONTENDERS} threads over {@code keys} keys (thread i on key i % keys), until each key
+   * has {@code contendOps} more versions. {@code failures}: precondition failures, busy
+   * refusals and successful puts of the last run.
+   */
+  private Phase contendPhase(MetadataStore store, String bucketFormat, int keys, long[] failures) {
+    return new Phase() {
+      String bucket;
+
+      @Override
+      public void prepare(int it) {
+        bucket = String.format(bucketFormat, it);
+        createBucket(store, bucket, VersioningState.ENABLED);
+        for (int k = 0; k < keys; k++) {
+          store.putObject(bucket, "key" + k, meta("key" + k, 100));
+        }
+      }
+
+      @Override
+      public long run(int it) throws Exception {
+        java.util.concurrent.atomic.AtomicInteger[] written =
+            new java.util.concurrent.atomic.AtomicInteger[keys];
+        for (int k = 0; k < keys; k++) {
+          written[k] = new java.util.concurrent.atomic.AtomicInteger();
+        }
+        java.util.concurrent.atomic.LongAdder done = new java.util.concurrent.atomic.LongAdder();
+        java.util.concurrent.atomic.LongAdder failed = new java.util.concurrent.atomic.LongAdder();
+        java.util.concurrent.atomic.LongAdder busy = new java.util.concurrent.atomic.LongAdder();
+        ExecutorService pool = Executors.newFixedThreadPool(CONTENDERS);
+        try {
+          List<Future<?>> fs = new ArrayList<>();
+          for (int i = 0; i < CONTENDERS; i++) {
+            String key = "key" + (i % keys);
+            java.util.concurrent.atomic.AtomicInteger mine = written[i % keys];
+            ObjectMetadata m = meta(key, 200);
+            fs.add(pool.submit(() -> {
+              // until the key has its puts (threads in flight may add up to 15 more)
+              while (mine.get() < c.contendOps()) {
+                try {
+                  String seen = store.getObject(bucket, key).versionId();
+                  store.putObject(bucket, key, m, WriteCondition.ifMatchVersionId(seen));
+                  mine.incrementAndGet();
+                  done.increment();
+                } catch (PreconditionFailedException e) {
+                  failed.increment();
+                } catch (ServiceUnavailableException e) {
+                  busy.increment();
+                }
+              }
+              return null;
+            }));
+          }
+          for (Future<?> f : fs) {
+            f.get();
+          }
+        } finally {
+          pool.shutdownNow();
+        }
+        failures[0] = failed.sum();
+        failures[1] = busy.sum();
+        failures[2] = done.sum();
+        return done.sum();
+      }
+    };
+  }
+
   // ----------------------------------------------------------------------------------- walks
 
   private void walks(BenchTarget t, MetadataStore store, List<Result> out) throws Exception {
@@ -417,7 +517,8 @@ public final class Bench {
       log.printf(Locale.ROOT, "  %-20s %s %d: %,12.1f %s%s%n", w, it < c.warmups() ? "warm-up" : "run",
           it, bs[0], w.unit, raw == null ? "" : String.format(Locale.ROOT, "   baseline %,12.1f", rs[0]));
     }
-    String cpu = w == Workload.GC_DRAIN ? "" : String.format(Locale.ROOT,
+    // the CPU of the calling thread says nothing about work done on other threads
+    String cpu = w == Workload.GC_DRAIN || w == Workload.PUT_CONTENDED ? "" : String.format(Locale.ROOT,
         "client CPU %.0f µs/op%s", Result.median(bCpu) / 1000, raw == null ? ""
             : String.format(Locale.ROOT, " (baseline %.0f µs/op)", Result.median(rCpu) / 1000));
     return Result.of(t.name(), w, b, r, note.isEmpty() ? cpu : note + "; " + cpu);

@@ -10,10 +10,11 @@ import java.util.TreeMap;
  * {@code bench.name}, else the default ({@code --quick} switches to the small defaults).
  *
  * @param targets backends to run: {@code memory}, {@code postgres}, {@code mongo},
- *     {@code mongo-shared}, {@code mongo-v0}, {@code mongo-shared-v0}; {@code NAME:GROUP+GROUP}
+ *     {@code mongo-shared}, {@code mongo-v0}, {@code mongo-shared-v0}, {@code bigtable};
+ *     {@code NAME:GROUP+GROUP}
  *     runs only those workload groups on that target (e.g. {@code mongo-v0:list})
  * @param workloads groups of workloads to run: {@code point} (put, get, delete), {@code list},
- *     {@code gc}, {@code walk}
+ *     {@code gc}, {@code walk}, {@code contend} (16 threads' conditional puts on one key)
  * @param ops operations per measured run of a point workload (put, get, delete)
  * @param keys distinct keys the put and get workloads cycle over
  * @param listOps page listings per measured run
@@ -27,21 +28,29 @@ import java.util.TreeMap;
  * @param gcRecords GC queue records drained per measured run
  * @param gcBatch records per claim (backend) and per DELETE … RETURNING (baseline)
  * @param loadThreads threads loading the listing buckets (setup only, not measured)
+ * @param contendOps successful conditional puts per measured run on the contended key (and on
+ *     each of the 16 keys of the uncontended run)
  * @param pgUrl PostgreSQL base URL; empty: {@code OBJECTMETA_PG_URL}, else embedded PostgreSQL
  * @param mongoUri MongoDB server URI (no database); empty: {@code MONGODB_URI}, else
  *     mongo-java-server in this JVM
+ * @param bigtableUri {@code bigtable://PROJECT/INSTANCE[?emulatorHost=HOST:PORT]}; empty:
+ *     {@code OBJECTMETA_BIGTABLE_URI}, else Google's emulator started by this JVM
+ * @param bigtableRpcLog route the Bigtable target through a logging proxy (an emulator only) so
+ *     the report lists the RPCs of each workload per operation; off by default (the extra hop
+ *     costs both sides alike and pulls their ratio towards 1)
  * @param markdown file to write the result table to (empty: none)
  */
 public record BenchConfig(List<String> targets, List<String> workloads, int ops, int keys, int listOps, int warmups,
     int runs, int markers, int visible, int walkBig, int walkSmall, int gcRecords, int gcBatch,
-    int loadThreads, String pgUrl, String mongoUri, String markdown, boolean quick) {
+    int loadThreads, int contendOps, String pgUrl, String mongoUri, String bigtableUri,
+    boolean bigtableRpcLog, String markdown, boolean quick) {
 
   /** Every workload group, in the order they run. */
-  public static final List<String> ALL_WORKLOADS = List.of("point", "list", "gc", "walk");
+  public static final List<String> ALL_WORKLOADS = List.of("point", "list", "gc", "walk", "contend");
 
   /** A tiny configuration for tests: a result row per workload in a few seconds. */
   public static BenchConfig tiny(List<String> targets) {
-    return new BenchConfig(targets, ALL_WORKLOADS, 20, 10, 3, 0, 1, 200, 20, 300, 100, 50, 20, 2, "", "", "", true);
+    return new BenchConfig(targets, ALL_WORKLOADS, 20, 10, 3, 0, 1, 200, 20, 300, 100, 50, 20, 2, 10, "", "", "", false, "", true);
   }
 
   /** The same sizes, running only {@code groups}. */
@@ -51,8 +60,15 @@ public record BenchConfig(List<String> targets, List<String> workloads, int ops,
           + ", not " + groups);
     }
     return new BenchConfig(targets, List.copyOf(groups), ops, keys, listOps, warmups, runs,
-        markers, visible, walkBig, walkSmall, gcRecords, gcBatch, loadThreads, pgUrl, mongoUri,
-        markdown, quick);
+        markers, visible, walkBig, walkSmall, gcRecords, gcBatch, loadThreads, contendOps, pgUrl,
+        mongoUri, bigtableUri, bigtableRpcLog, markdown, quick);
+  }
+
+  /** The same sizes, with the Bigtable target's RPC log on or off. */
+  public BenchConfig withBigtableRpcLog(boolean on) {
+    return new BenchConfig(targets, workloads, ops, keys, listOps, warmups, runs, markers, visible,
+        walkBig, walkSmall, gcRecords, gcBatch, loadThreads, contendOps, pgUrl, mongoUri,
+        bigtableUri, on, markdown, quick);
   }
 
   public static BenchConfig parse(String... args) {
@@ -92,18 +108,23 @@ public record BenchConfig(List<String> targets, List<String> workloads, int ops,
         v.i("markers", 100_000, 10_000), v.i("visible", 1000, 1000),
         v.i("walkBig", 100_000, 10_000), v.i("walkSmall", 10_000, 1_000),
         v.i("gcRecords", 20_000, 2_000), v.i("gcBatch", 1000, 1000), v.i("loadThreads", 4, 4),
-        v.s("pgUrl", ""), v.s("mongoUri", ""), v.s("markdown", ""), q);
+        v.i("contendOps", 500, 100), v.s("pgUrl", ""), v.s("mongoUri", ""),
+        v.s("bigtableUri", ""), Boolean.parseBoolean(v.s("bigtableRpcLog", "false")),
+        v.s("markdown", ""), q);
   }
 
   static String usage() {
     return "usage: java -jar objectmeta-bench.jar [--quick]"
-        + " [--targets=memory,postgres,mongo,mongo-shared,mongo-v0[:GROUP+GROUP]]"
-        + " [--workloads=point,list,gc,walk] [--ops=N]"
+        + " [--targets=memory,postgres,mongo,mongo-shared,mongo-v0,bigtable[:GROUP+GROUP]]"
+        + " [--workloads=point,list,gc,walk,contend] [--ops=N]"
         + " [--keys=N] [--listOps=N] [--warmups=N] [--runs=N] [--markers=N] [--visible=N]"
         + " [--walkBig=N] [--walkSmall=N] [--gcRecords=N] [--gcBatch=N] [--loadThreads=N]"
-        + " [--pgUrl=postgres://user@host:port/db] [--mongoUri=mongodb://host:port/]"
+        + " [--contendOps=N] [--pgUrl=postgres://user@host:port/db]"
+        + " [--mongoUri=mongodb://host:port/] [--bigtableUri=bigtable://PROJECT/INSTANCE"
+        + "?emulatorHost=HOST:PORT] [--bigtableRpcLog=true]"
         + " [--markdown=FILE]\n"
         + "(each also as -Dbench.NAME=VALUE; without pgUrl: $OBJECTMETA_PG_URL, else embedded"
-        + " PostgreSQL 17; without mongoUri: $MONGODB_URI, else mongo-java-server in this JVM)";
+        + " PostgreSQL 17; without mongoUri: $MONGODB_URI, else mongo-java-server in this JVM;"
+        + " without bigtableUri: $OBJECTMETA_BIGTABLE_URI, else the Bigtable emulator)";
   }
 }

@@ -46,7 +46,8 @@ public final class Main {
       StringBuilder b = new StringBuilder(md);
       b.append("\nStatements the server received per operation in the last measured run"
           + " (PostgreSQL: pg_stat_statements, the 12 most called; MongoDB: the in-process"
-          + " server's command log, values as ?, the 14 most called):\n");
+          + " server's command log, values as ?, the 14 most called; Bigtable, with"
+          + " --bigtableRpcLog=true: the data RPCs by shape, keys and values left out):\n");
       statements.forEach((k, v) -> b.append("\n").append(k).append(":\n```\n").append(v)
           .append("```\n"));
       md = b.toString();
@@ -62,12 +63,13 @@ public final class Main {
     return switch (name) {
       case "memory" -> new MemoryTarget();
       case "postgres", "postgresql" -> PostgresTarget.create(c);
+      case "bigtable" -> BigtableTarget.create(c);
       default -> {
         if (MongoTarget.isName(name)) {
           yield MongoTarget.create(c, name);
         }
         throw new IllegalArgumentException("unknown target " + name
-            + " (memory, postgres, mongo, mongo-shared, mongo-v0, mongo-shared-v0)");
+            + " (memory, postgres, mongo, mongo-shared, mongo-v0, mongo-shared-v0, bigtable)");
       }
     };
   }

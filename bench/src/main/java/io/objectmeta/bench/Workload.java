@@ -14,7 +14,8 @@ public enum Workload {
   LIST_AFTER_MARKERS("list first page of 1000, bucket with delete-marked keys", "pages/s"),
   GC_DRAIN("GC drain (claim + acknowledge)", "records/s"),
   WALK_SMALL("walk every page, small bucket: retained heap", "KiB"),
-  WALK_BIG("walk every page, big bucket: retained heap", "KiB");
+  WALK_BIG("walk every page, big bucket: retained heap", "KiB"),
+  PUT_CONTENDED("conditional put, 16 threads on one key (baseline: on 16 keys)", "puts/s");
 
   public final String label;
   public final String unit;
