@@ -212,7 +212,7 @@ final class BigtableBaseline implements Baseline {
     ByteString counter = rows.counter(shard);
     ByteString tagColumn = ByteString.copyFromUtf8(tag);
     ReadModifyWriteRow usage = ReadModifyWriteRow.create(objects, counter)
-        .increment(Bt.APPLIED, BigtableShapes.CLOSED, 0);
+        .increment(Bt.COUNT, BigtableShapes.CLOSED, 0);
     long[] u = intent.usage();
     for (int i = 0; i < u.length; i++) {
       if (u[i] != 0) {
@@ -271,7 +271,7 @@ final class BigtableBaseline implements Baseline {
       throw new IllegalStateException("baseline: the key row moved");
     }
     long committed = v + 1;
-    ByteString closed = Bt.cell(client.readModifyWriteRow(x.usage()), Bt.APPLIED,
+    ByteString closed = Bt.cell(client.readModifyWriteRow(x.usage()), Bt.COUNT,
         BigtableShapes.CLOSED);
     if (closed != null && Codec.version(closed) != 0) {
       throw new IllegalStateException("baseline: the bucket is being deleted");

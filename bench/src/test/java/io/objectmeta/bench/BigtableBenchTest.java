@@ -90,7 +90,7 @@ class BigtableBenchTest {
         "ReadRows objects 1 keys (k-row) limit 1 filter cells/column 1",
         "CheckAndMutateRow objects k-row if chain(family m, column v, cells/column 1, value = ?)"
             + " then [set d:<id>@0, delete d:<id>, set m:n@0, set m:v@0, set m:i@0]",
-        "ReadModifyWriteRow objects c-row [increment a:~del, increment c:cb, append a:<id>]",
+        "ReadModifyWriteRow objects c-row [increment c:~del, increment c:cb, append a:<id>]",
         "MutateRows gc 1 rows (record-row [set m:v@0, set d:r@0, set m:h@0, set m:hk@0])",
         "CheckAndMutateRow objects m-row if chain(family m, column v, cells/column 1,"
             + " value in range ?) else [set m:v@0, set d:o@0]",
