@@ -70,6 +70,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import static com.google.cloud.bigtable.data.v2.models.Filters.FILTERS;
+import static io.objectmeta.bigtable.Cells.*;
 
 /**
  * The Cloud Bigtable backend, after the mounttable seed ({@code bigtable-mounttable.md}): one
@@ -89,23 +90,6 @@ import static com.google.cloud.bigtable.data.v2.models.Filters.FILTERS;
  * spread over 16 shards).
  */
 public final class BigtableMetadataStore extends AbstractMetadataStore {
-  static final int GC_SHARDS = 16;
-  private static final ByteString BUCKET = ByteString.copyFromUtf8("b");
-  private static final ByteString UUID_CELL = ByteString.copyFromUtf8("u");
-  private static final ByteString INTENT = ByteString.copyFromUtf8("i");
-  /** A key row's number of version columns: a read that sees another number is torn. */
-  private static final ByteString COUNT = ByteString.copyFromUtf8("n");
-  private static final ByteString MASTER = ByteString.copyFromUtf8("o");
-  private static final ByteString UPLOAD = ByteString.copyFromUtf8("u");
-  private static final ByteString COMPLETING = ByteString.copyFromUtf8("cmp");
-  private static final ByteString CLOSED = ByteString.copyFromUtf8("~del");
-  private static final ByteString RECORD = ByteString.copyFromUtf8("r");
-  private static final ByteString CLAIM = ByteString.copyFromUtf8("c");
-  private static final ByteString UNTIL = ByteString.copyFromUtf8("l");
-  private static final ByteString HELD = ByteString.copyFromUtf8("h");
-  private static final ByteString HOLDER = ByteString.copyFromUtf8("hk");
-  private static final ByteString PLUS = ByteString.copyFromUtf8("+");
-  private static final String BUCKET_ROWS = "b/";
 
   private final BigtableDataClient client;
   private final BigtableTableAdminClient admin;
@@ -442,12 +426,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
    */
   private void awaitBucket(BucketRow r, int attempt, long since) {
     long cutoff = now().toEpochMilli() - config.intentLease().toMillis();
-    BucketRow now;
-    try {
-      now = freshBucket(r.bucket().name());
-    } catch (NoSuchBucketException e) {
-      throw e;
-    }
+    BucketRow now = freshBucket(r.bucket().name()); // NoSuchBucket if the delete went through
     if (!now.bucket().id().equals(r.bucket().id())) {
       throw new NoSuchBucketException("bucket: \"" + r.bucket().name() + "\" does not exist");
     }
@@ -641,10 +620,6 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     return a.revision().equals(b.revision()) && sameStored(a, b);
   }
 
-  static int shardOf(String key) {
-    return Math.floorMod(key.hashCode(), Rows.SHARDS);
-  }
-
   /**
    * The steps after a commit, each idempotent: the usage counters (one read-modify-write that
    * also marks the intent applied and reads the bucket's close), the GC records (held), the rows
@@ -689,8 +664,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     }
     step("usage");
     if (!in.garbage().isEmpty()) {
-      insertGarbage(in.garbage(), in.tag(), "k:" + java.util.Base64.getEncoder()
-          .encodeToString(row.toByteArray()));
+      insertGarbage(in.garbage(), in.tag(), Cells.keyHolder(row));
       step("garbage");
     }
     if (!in.deletes().isEmpty()) {
@@ -789,12 +763,6 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     }
     return k.history(key);
   }
-
-  /** The row's own cells and its first version column: the latest (columns are newest first). */
-  private static final Filters.Filter LATEST_VERSION = FILTERS.interleave()
-      .filter(FILTERS.family().exactMatch(Bt.META))
-      .filter(FILTERS.chain().filter(FILTERS.family().exactMatch(Bt.DATA))
-          .filter(FILTERS.limit().cellsPerRow(1)));
 
   @Override
   protected ObjectVersion doGetObject(String bucket, String key) {
@@ -1193,33 +1161,6 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
 
   // ----------------------------------------------------------------------------------- GC queue
 
-  /** A record id: its time first (queue order within a shard), then the writer's tag and index. */
-  private static String gcId(Instant at, String tag, int n) {
-    return String.format("%019d", nanos(at)) + "-" + tag + "." + n;
-  }
-
-  private static long nanos(Instant t) {
-    return t.getEpochSecond() * 1_000_000_000L + t.getNano();
-  }
-
-  /** The row of a record id, or null if the id is not one this store makes. */
-  private static ByteString gcRow(String id) {
-    if (id.length() < 21 || id.charAt(19) != '-') {
-      return null;
-    }
-    for (int i = 0; i < 19; i++) {
-      if (!Character.isDigit(id.charAt(i))) {
-        return null;
-      }
-    }
-    return ByteString.copyFromUtf8(String.format("%02x/", Math.floorMod(id.hashCode(), GC_SHARDS))
-        + id);
-  }
-
-  private static ByteString gcShard(int shard) {
-    return ByteString.copyFromUtf8(String.format("%02x/", shard));
-  }
-
   /** Writes GC records held by {@code tag}: a claim skips them until they are released. */
   private void insertGarbage(List<ObjectNode> records, String tag, String holder) {
     BulkMutation b = BulkMutation.create(gc);
@@ -1256,7 +1197,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       long until, String held, String holder) {}
 
   /** A record row, or null for a row going away (a read overlapping its removal). */
-  private static GcRow gcRow(Row r) {
+  private static GcRow gcRecord(Row r) {
     Long version = Bt.version(r);
     ByteString record = Bt.cell(r, Bt.DATA, RECORD);
     if (version == null || record == null) {
@@ -1296,7 +1237,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     List<GcRow> rows = new ArrayList<>();
     for (List<Row> got : bt.scanAll(queries)) {
       for (Row r : got) {
-        GcRow g = gcRow(r);
+        GcRow g = gcRecord(r);
         if (g != null) {
           rows.add(g);
         }
@@ -1312,10 +1253,6 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       rows.removeIf(g -> idOf(g.row()).compareTo(b) > 0);
     }
     return new GcBatch(rows, bound);
-  }
-
-  private static String idOf(ByteString gcRow) {
-    return gcRow.substring(3).toStringUtf8();
   }
 
   @Override
@@ -1367,7 +1304,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       return out;
     }
     for (Row r : bt.scan(q)) {
-      GcRow g = gcRow(r);
+      GcRow g = gcRecord(r);
       if (g != null && claimId.equals(g.claim())) {
         out.add(g);
       }
@@ -1431,7 +1368,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     while (true) {
       List<Row> got = bt.scan(Query.create(gc).range(Bt.from(start)).limit(1000));
       for (Row r : got) {
-        GcRow g = gcRow(r);
+        GcRow g = gcRecord(r);
         if (g == null) {
           continue;
         }
@@ -1648,7 +1585,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     Filters.Filter held = FILTERS.chain().filter(FILTERS.family().exactMatch(Bt.META))
         .filter(FILTERS.qualifier().exactMatch(HELD)).filter(Bt.NOT_EMPTY);
     for (Row hit : bt.scan(Query.create(gc), held)) {
-      GcRow g = gcRow(bt.read(gc, hit.getKey()));
+      GcRow g = gcRecord(bt.read(gc, hit.getKey()));
       if (g == null || g.held() == null || g.record().deletedAt().toEpochMilli() > cutoffMs) {
         continue;
       }

@@ -104,13 +104,6 @@ public final class Bt {
     });
   }
 
-  void mutate(TableId t, ByteString row, Mutation m) {
-    call(() -> {
-      client.mutateRow(RowMutation.create(t, row, m));
-      return null;
-    });
-  }
-
   void mutateAsync(TableId t, ByteString row, Mutation m) {
     client.mutateRowAsync(RowMutation.create(t, row, m));
   }

@@ -1,5 +1,7 @@
 package io.objectmeta.bench;
 
+import io.objectmeta.bigtable.Cells;
+
 import static com.google.cloud.bigtable.data.v2.models.Filters.FILTERS;
 
 import com.google.api.core.ApiFuture;
@@ -86,9 +88,9 @@ final class BigtableBaseline implements Baseline {
 
   /** The bucket's id, from its row (untimed). */
   private String bucketId(String bucket) {
-    Row r = client.readRow(buckets, ByteString.copyFromUtf8(BigtableShapes.BUCKET_ROWS + bucket),
+    Row r = client.readRow(buckets, ByteString.copyFromUtf8(Cells.BUCKET_ROWS + bucket),
         Bt.LATEST);
-    ByteString json = Bt.cell(r, Bt.META, BigtableShapes.BUCKET);
+    ByteString json = Bt.cell(r, Bt.META, Cells.BUCKET);
     if (json == null) {
       throw new IllegalStateException("no bucket " + bucket);
     }
@@ -200,11 +202,11 @@ final class BigtableBaseline implements Baseline {
     String tag = Intent.newTag();
     List<ObjectNode> garbage = new ArrayList<>();
     for (ObjectVersion v : c.garbage()) {
-      garbage.add(Codec.garbage(new GarbageRecord(BigtableShapes.gcId(at, tag, garbage.size()),
+      garbage.add(Codec.garbage(new GarbageRecord(Cells.gcId(at, tag, garbage.size()),
           GarbageRecord.Kind.OBJECT_VERSION, bucket, bucketId, key, v.versionId(), 0, v.size(),
           v.metadata().dataLocations(), at)));
     }
-    int shard = BigtableShapes.shardOf(key);
+    int shard = Cells.shardOf(key);
     ObjectVersion current = c.after().current();
     boolean drop = c.after().isEmpty();
     Intent intent = new Intent(tag, at.toEpochMilli(), shard, Codec.counters(c.usageDelta()),
@@ -212,30 +214,30 @@ final class BigtableBaseline implements Baseline {
     ByteString counter = rows.counter(shard);
     ByteString tagColumn = ByteString.copyFromUtf8(tag);
     ReadModifyWriteRow usage = ReadModifyWriteRow.create(objects, counter)
-        .increment(Bt.COUNT, BigtableShapes.CLOSED, 0);
+        .increment(Bt.COUNT, Cells.CLOSED, 0);
     long[] u = intent.usage();
     for (int i = 0; i < u.length; i++) {
       if (u[i] != 0) {
         usage.increment(Bt.COUNT, ByteString.copyFromUtf8(Codec.COUNTERS[i]), u[i]);
       }
     }
-    usage.append(Bt.APPLIED, tagColumn, BigtableShapes.PLUS);
+    usage.append(Bt.APPLIED, tagColumn, Cells.PLUS);
     BulkMutation held = null;
     BulkMutation release = null;
     if (!garbage.isEmpty()) {
       held = BulkMutation.create(gc);
       release = BulkMutation.create(gc);
-      String holder = BigtableShapes.keyHolder(rows.key(key));
+      String holder = Cells.keyHolder(rows.key(key));
       for (ObjectNode g : garbage) {
-        ByteString gcRow = BigtableShapes.gcRow(g.get("id").asText());
+        ByteString gcRow = Cells.gcRow(g.get("id").asText());
         Mutation m = Mutation.create();
         Bt.set(m, Bt.META, Bt.VERSION, Codec.version(1));
-        Bt.set(m, Bt.DATA, BigtableShapes.RECORD, Codec.bytes(g));
-        Bt.set(m, Bt.META, BigtableShapes.HELD, tagColumn);
-        Bt.set(m, Bt.META, BigtableShapes.HOLDER, ByteString.copyFromUtf8(holder));
+        Bt.set(m, Bt.DATA, Cells.RECORD, Codec.bytes(g));
+        Bt.set(m, Bt.META, Cells.HELD, tagColumn);
+        Bt.set(m, Bt.META, Cells.HOLDER, ByteString.copyFromUtf8(holder));
         held.add(gcRow, m);
-        release.add(gcRow, Bt.clear(Bt.clear(Mutation.create(), Bt.META, BigtableShapes.HELD),
-            Bt.META, BigtableShapes.HOLDER));
+        release.add(gcRow, Bt.clear(Bt.clear(Mutation.create(), Bt.META, Cells.HELD),
+            Bt.META, Cells.HOLDER));
       }
     }
     return new Write(rows.key(key), column, value, removed, w == Workload.PUT_UNVERSIONED,
@@ -263,16 +265,16 @@ final class BigtableBaseline implements Baseline {
     if (x.removed() != null) {
       m.deleteCells(Bt.DATA, x.removed());
     }
-    Bt.set(m, Bt.META, BigtableShapes.COUNT, Codec.version(r.getCells(Bt.DATA).size()
+    Bt.set(m, Bt.META, Cells.COUNT, Codec.version(r.getCells(Bt.DATA).size()
         + x.added()));
     Bt.set(m, Bt.META, Bt.VERSION, Codec.version(v + 1));
-    Bt.set(m, Bt.META, BigtableShapes.INTENT, x.intent());
+    Bt.set(m, Bt.META, Cells.INTENT, x.intent());
     if (!cas(x.row(), v, m)) {
       throw new IllegalStateException("baseline: the key row moved");
     }
     long committed = v + 1;
     ByteString closed = Bt.cell(client.readModifyWriteRow(x.usage()), Bt.COUNT,
-        BigtableShapes.CLOSED);
+        Cells.CLOSED);
     if (closed != null && Codec.version(closed) != 0) {
       throw new IllegalStateException("baseline: the bucket is being deleted");
     }
@@ -283,13 +285,13 @@ final class BigtableBaseline implements Baseline {
     if (x.master() != null) {
       master = Mutation.create();
       Bt.set(master, Bt.META, Bt.VERSION, Codec.version(committed));
-      Bt.set(master, Bt.DATA, BigtableShapes.MASTER, x.master());
+      Bt.set(master, Bt.DATA, Cells.MASTER, x.master());
     } else {
       master = Mutation.create().deleteRow();
     }
     fenced(x.masterRow(), committed, master);
     Mutation clear = x.drop() ? Mutation.create().deleteRow()
-        : Bt.set(Bt.clear(Mutation.create(), Bt.META, BigtableShapes.INTENT), Bt.META,
+        : Bt.set(Bt.clear(Mutation.create(), Bt.META, Cells.INTENT), Bt.META,
             Bt.VERSION, Codec.version(committed + 1));
     if (!cas(x.row(), committed, clear)) {
       throw new IllegalStateException("baseline: the key row moved");
@@ -322,7 +324,7 @@ final class BigtableBaseline implements Baseline {
       public long run(int it) {
         // latest: the row's own cells and its newest version column; by version id: the whole
         // history
-        Filters.Filter f = w == Workload.GET_LATEST ? BigtableShapes.LATEST_VERSION : Bt.LATEST;
+        Filters.Filter f = w == Workload.GET_LATEST ? FILTERS.chain().filter(Bt.LATEST).filter(Cells.LATEST_VERSION) : Bt.LATEST;
         for (ByteString row : rows) {
           if (client.readRow(objects, row, f) == null) {
             throw new IllegalStateException("baseline: no key row");
@@ -341,15 +343,15 @@ final class BigtableBaseline implements Baseline {
     /** The row, or null for a row going away (a read overlapping its removal). */
     static GcRow of(Row r) {
       Long version = Bt.version(r);
-      ByteString record = Bt.cell(r, Bt.DATA, BigtableShapes.RECORD);
+      ByteString record = Bt.cell(r, Bt.DATA, Cells.RECORD);
       if (version == null || record == null) {
         return null;
       }
-      ByteString c = Bt.cell(r, Bt.META, BigtableShapes.CLAIM);
-      ByteString u = Bt.cell(r, Bt.META, BigtableShapes.UNTIL);
+      ByteString c = Bt.cell(r, Bt.META, Cells.CLAIM);
+      ByteString u = Bt.cell(r, Bt.META, Cells.UNTIL);
       return new GcRow(r.getKey(), version, record,
           c == null ? null : c.toStringUtf8(), u == null ? 0 : Codec.version(u),
-          Bt.cell(r, Bt.META, BigtableShapes.HELD) != null);
+          Bt.cell(r, Bt.META, Cells.HELD) != null);
     }
   }
 
@@ -358,8 +360,8 @@ final class BigtableBaseline implements Baseline {
   /** The backend's merged read of the 16 shards (its {@code gcBatch}), every field read. */
   private GcBatch gcBatch(String afterId, String beforeId, int perShard) {
     List<ApiFuture<List<Row>>> futures = new ArrayList<>();
-    for (int s = 0; s < BigtableShapes.GC_SHARDS; s++) {
-      ByteString shard = BigtableShapes.gcShard(s);
+    for (int s = 0; s < Cells.GC_SHARDS; s++) {
+      ByteString shard = Cells.gcShard(s);
       ByteStringRange r = ByteStringRange.unbounded();
       r = afterId == null ? r.startClosed(shard)
           : r.startOpen(shard.concat(ByteString.copyFromUtf8(afterId)));
@@ -379,14 +381,14 @@ final class BigtableBaseline implements Baseline {
         }
       }
       if (got.size() == perShard) {
-        String last = BigtableShapes.idOf(got.get(got.size() - 1).getKey());
+        String last = Cells.idOf(got.get(got.size() - 1).getKey());
         bound = bound == null || last.compareTo(bound) < 0 ? last : bound;
       }
     }
-    rows.sort(Comparator.comparing(g -> BigtableShapes.idOf(g.row())));
+    rows.sort(Comparator.comparing(g -> Cells.idOf(g.row())));
     if (bound != null) {
       String b = bound;
-      rows.removeIf(g -> BigtableShapes.idOf(g.row()).compareTo(b) > 0);
+      rows.removeIf(g -> Cells.idOf(g.row()).compareTo(b) > 0);
     }
     return new GcBatch(rows, bound);
   }
@@ -405,7 +407,7 @@ final class BigtableBaseline implements Baseline {
         Instant now = Instant.now();
         long nowMs = now.toEpochMilli();
         Instant until = io.objectmeta.api.gc.GarbageClaim.leaseEndInMillis(now, LEASE);
-        String cutoff = String.format("%019d", BigtableShapes.nanos(now) + 1);
+        String cutoff = String.format("%019d", Cells.nanos(now) + 1);
         ByteString claim = ByteString.copyFromUtf8(UUID.randomUUID().toString());
         ByteString untilCell = Codec.version(until.toEpochMilli());
         List<ByteString> claimed = new ArrayList<>();
@@ -421,8 +423,8 @@ final class BigtableBaseline implements Baseline {
             }
             Mutation m = Mutation.create();
             Bt.set(m, Bt.META, Bt.VERSION, Codec.version(g.version() + 1));
-            Bt.set(m, Bt.META, BigtableShapes.CLAIM, claim);
-            Bt.set(m, Bt.META, BigtableShapes.UNTIL, untilCell);
+            Bt.set(m, Bt.META, Cells.CLAIM, claim);
+            Bt.set(m, Bt.META, Cells.UNTIL, untilCell);
             if (casGc(g.row(), g.version(), m)) {
               claimed.add(g.row());
             }

@@ -1,5 +1,7 @@
 package io.objectmeta.bench;
 
+import io.objectmeta.bigtable.Cells;
+
 import static com.google.cloud.bigtable.data.v2.models.Filters.FILTERS;
 
 import com.google.cloud.bigtable.admin.v2.BigtableTableAdminClient;
@@ -214,14 +216,14 @@ public final class BigtableTarget implements BenchTarget {
     BulkMutation b = BulkMutation.create(gc);
     for (int i = 0; i < n; i++) {
       Instant at = start.plusNanos(i * 1000L);
-      String id = BigtableShapes.gcId(at, "fill" + run, i);
+      String id = Cells.gcId(at, "fill" + run, i);
       GarbageRecord r = new GarbageRecord(id, GarbageRecord.Kind.OBJECT_VERSION, bucket, bucketId,
           "gc/" + i, "null", 0, 1000, List.of(new DataLocation("blob", "data/gc/" + i, 0, 1000)),
           at);
       Mutation m = Mutation.create();
       Bt.set(m, Bt.META, Bt.VERSION, Codec.version(1));
-      Bt.set(m, Bt.DATA, BigtableShapes.RECORD, Codec.bytes(Codec.garbage(r)));
-      b.add(BigtableShapes.gcRow(id), m);
+      Bt.set(m, Bt.DATA, Cells.RECORD, Codec.bytes(Codec.garbage(r)));
+      b.add(Cells.gcRow(id), m);
       if (b.getEntryCount() == 5000 || i == n - 1) {
         data.bulkMutateRows(b);
         b = BulkMutation.create(gc);

@@ -1,5 +1,7 @@
 package io.objectmeta.bench;
 
+import io.objectmeta.bigtable.Cells;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -133,9 +135,9 @@ class BigtableBenchTest {
       BigtableDataClient data = t.data();
       Map<String, String> ids = new HashMap<>();
       for (Row b : data.readRows(Query.create(TableId.of(prefix + "buckets")).filter(Bt.LATEST))) {
-        ByteString json = Bt.cell(b, Bt.META, BigtableShapes.BUCKET);
+        ByteString json = Bt.cell(b, Bt.META, Cells.BUCKET);
         if (json != null) {
-          ids.put(b.getKey().toStringUtf8().substring(BigtableShapes.BUCKET_ROWS.length()),
+          ids.put(b.getKey().toStringUtf8().substring(Cells.BUCKET_ROWS.length()),
               Codec.json(json).get("id").asText());
         }
       }
@@ -203,7 +205,7 @@ class BigtableBenchTest {
   private static List<String> garbage(List<Row> gcRows, String bucket) {
     List<String> out = new ArrayList<>();
     for (Row r : gcRows) {
-      ObjectNode record = Codec.json(Bt.cell(r, Bt.DATA, BigtableShapes.RECORD));
+      ObjectNode record = Codec.json(Bt.cell(r, Bt.DATA, Cells.RECORD));
       if (!record.get("b").asText().equals(bucket)) {
         continue;
       }
