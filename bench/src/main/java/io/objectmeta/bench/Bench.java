@@ -249,27 +249,10 @@ public final class Bench {
     load(store, "mk-dirty", visible, k -> meta(k, 100));
     log.printf("  loaded %d delete-marked keys in %.1f s%n", marked.size(),
         (System.nanoTime() - t0) / 1e9);
-    int[] counts = new int[2];
-    String[] last = new String[2];
-    Phase dirty = it -> {
-      for (int q = 0; q < c.listOps(); q++) {
-        var page = store.listObjectsV2(ListObjectsV2Request.of("mk-dirty").withMaxKeys(1000))
-            .contents();
-        counts[0] = page.size();
-        last[0] = page.isEmpty() ? null : page.get(page.size() - 1).key();
-      }
-      return c.listOps();
-    };
-    Phase clean = it -> {
-      for (int q = 0; q < c.listOps(); q++) {
-        var page = store.listObjectsV2(ListObjectsV2Request.of("mk-clean").withMaxKeys(1000))
-            .contents();
-        counts[1] = page.size();
-        last[1] = page.isEmpty() ? null : page.get(page.size() - 1).key();
-      }
-      return c.listOps();
-    };
-    Result r = measure(t, Workload.LIST_AFTER_MARKERS, dirty, clean, "");
+    String[] last = new String[3];
+    int[] counts = new int[3];
+    Result r = measure(t, Workload.LIST_AFTER_MARKERS, firstPage(store, "mk-dirty", counts, last, 0),
+        firstPage(store, "mk-clean", counts, last, 1), "");
     if (counts[0] != counts[1]) {
       throw new IllegalStateException("the two buckets list different pages: " + counts[0]
           + " vs " + counts[1] + " keys");
@@ -282,6 +265,33 @@ public final class Bench {
     out.add(withNote(r, counts[0] + " keys per page among " + marked.size()
         + " delete-marked keys; baseline column = the clean bucket"
         + (dirtyScan == null ? "" : "; " + dirtyScan)));
+
+    // the same page against a bucket as big, all of it live: what the bucket's size alone costs
+    // where a read's cost grows with the rows of its range (the Bigtable emulator's does)
+    createBucket(store, "mk-full", VersioningState.ENABLED);
+    List<String> all = new ArrayList<>(visible);
+    all.addAll(marked);
+    load(store, "mk-full", all, k -> meta(k, 100));
+    Result same = measure(t, Workload.LIST_MARKERS_SAME_SIZE,
+        firstPage(store, "mk-dirty", counts, last, 0), firstPage(store, "mk-full", counts, last, 2),
+        "");
+    out.add(withNote(same, counts[0] + " keys per page among " + marked.size()
+        + " delete-marked keys; baseline column = " + all.size() + " live keys, " + counts[2]
+        + " per page"));
+  }
+
+  /** Lists the first page of 1000 of a bucket, noting its size and last key in a slot. */
+  private Phase firstPage(MetadataStore store, String bucket, int[] counts, String[] last,
+      int slot) {
+    return it -> {
+      for (int q = 0; q < c.listOps(); q++) {
+        var page = store.listObjectsV2(ListObjectsV2Request.of(bucket).withMaxKeys(1000))
+            .contents();
+        counts[slot] = page.size();
+        last[slot] = page.isEmpty() ? null : page.get(page.size() - 1).key();
+      }
+      return c.listOps();
+    };
   }
 
   // -------------------------------------------------------------------------------- GC drain

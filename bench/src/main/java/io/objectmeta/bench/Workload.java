@@ -12,6 +12,8 @@ public enum Workload {
   LIST_DELIMITER("list with delimiter, 100 common prefixes", "pages/s"),
   LIST_CLEAN("list first page of 1000, clean bucket", "pages/s"),
   LIST_AFTER_MARKERS("list first page of 1000, bucket with delete-marked keys", "pages/s"),
+  LIST_MARKERS_SAME_SIZE("list first page of 1000, bucket with delete-marked keys"
+      + " (baseline: a bucket as big, all live)", "pages/s"),
   GC_DRAIN("GC drain (claim + acknowledge)", "records/s"),
   WALK_SMALL("walk every page, small bucket: retained heap", "KiB"),
   WALK_BIG("walk every page, big bucket: retained heap", "KiB"),

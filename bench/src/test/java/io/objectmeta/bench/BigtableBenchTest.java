@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
 class BigtableBenchTest {
   private static final EnumSet<Workload> WITH_BASELINE = EnumSet.of(Workload.PUT_UNVERSIONED,
       Workload.PUT_VERSIONED, Workload.GET_LATEST, Workload.GET_VERSION, Workload.DELETE_MARKER,
-      Workload.DELETE_VERSION, Workload.GC_DRAIN, Workload.PUT_CONTENDED);
+      Workload.DELETE_VERSION, Workload.GC_DRAIN, Workload.PUT_CONTENDED,
+      Workload.LIST_AFTER_MARKERS, Workload.LIST_MARKERS_SAME_SIZE);
 
   @Test
   void bigtableProducesARowPerWorkloadWithBaselines() throws Exception {
@@ -57,6 +58,10 @@ class BigtableBenchTest {
         .findFirst().orElseThrow();
     // a delete-marked key has no master row: the scan reads the page, not the markers
     assertThat(list.note()).contains(c.visible() + " rows in the row range of the page's scan");
+    Result same = rows.stream().filter(x -> x.workload() == Workload.LIST_MARKERS_SAME_SIZE)
+        .findFirst().orElseThrow();
+    assertThat(same.note()).contains((c.markers() + c.visible()) + " live keys, "
+        + Math.min(1000, c.markers() + c.visible()) + " per page");
     Result gc = rows.stream().filter(x -> x.workload() == Workload.GC_DRAIN).findFirst()
         .orElseThrow();
     assertThat(gc.note()).contains("last run freed " + c.gcRecords());
