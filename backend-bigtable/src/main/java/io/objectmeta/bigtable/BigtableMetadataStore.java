@@ -42,6 +42,7 @@ import io.objectmeta.api.model.Usage;
 import io.objectmeta.api.model.VersioningState;
 import io.objectmeta.api.model.WriteCondition;
 import io.objectmeta.api.spi.AbstractMetadataStore;
+import io.objectmeta.api.spi.BackgroundRepair;
 import io.objectmeta.api.spi.StepHook;
 import io.objectmeta.api.version.VersionId;
 import io.objectmeta.api.version.VersionIdGenerator;
@@ -62,10 +63,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -102,7 +100,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   private final Clock clock = Clock.systemUTC();
   private final VersionIdGenerator ids = new VersionIdGenerator();
   private final BucketCache<BucketRow> cache;
-  private final ScheduledExecutorService drain;
+  private final BackgroundRepair drain;
   private volatile StepHook hook;
 
   BigtableMetadataStore(BigtableDataClient client, BigtableTableAdminClient admin,
@@ -125,13 +123,8 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       throw e;
     }
     if (config.repair()) {
-      drain = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "objectmeta-bigtable-repair");
-        t.setDaemon(true);
-        return t;
-      });
-      long every = config.repairInterval().toMillis();
-      drain.scheduleWithFixedDelay(this::repairQuietly, 0, every, TimeUnit.MILLISECONDS);
+      drain = BackgroundRepair.start("objectmeta-bigtable-repair", config.repairInterval(),
+          this::repair);
     } else {
       drain = null;
     }
@@ -176,12 +169,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   @Override
   public void close() {
     if (drain != null) {
-      drain.shutdownNow();
-      try {
-        drain.awaitTermination(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      drain.close();
     }
     closeClients();
   }
@@ -1504,14 +1492,6 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   }
 
   // ------------------------------------------------------------------------------------- repair
-
-  private void repairQuietly() {
-    try {
-      repair();
-    } catch (RuntimeException e) {
-      // the next round tries again; a store that cannot reach its tables says so on use
-    }
-  }
 
   /**
    * Rolls forward every intent older than the lease (left by a process that died between the

@@ -1,5 +1,6 @@
 package io.objectmeta.mongo;
 
+import io.objectmeta.api.spi.BackgroundRepair;
 import io.objectmeta.api.spi.StepHook;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.MongoException;
@@ -68,10 +69,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import org.bson.BsonDocument;
 import org.bson.BsonInt64;
@@ -113,7 +111,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   private final Clock clock = Clock.systemUTC();
   private final VersionIdGenerator ids = new VersionIdGenerator();
   private final Set<String> indexed = ConcurrentHashMap.newKeySet();
-  private final ScheduledExecutorService drain;
+  private final BackgroundRepair drain;
   private volatile StepHook hook;
   private final UsageMarkers markers = new UsageMarkers();
 
@@ -140,13 +138,8 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
       throw unavailable(e);
     }
     if (config.repair()) {
-      drain = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "objectmeta-mongo-repair");
-        t.setDaemon(true);
-        return t;
-      });
-      long every = config.repairInterval().toMillis();
-      drain.scheduleWithFixedDelay(this::drainQuietly, 0, every, TimeUnit.MILLISECONDS);
+      drain = BackgroundRepair.start("objectmeta-mongo-repair", config.repairInterval(),
+          this::repair);
     } else {
       drain = null;
     }
@@ -187,12 +180,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   @Override
   public void close() {
     if (drain != null) {
-      drain.shutdownNow();
-      try {
-        drain.awaitTermination(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      drain.close();
     }
     markers.flush(db);
     if (ownsClient) {
@@ -1565,14 +1553,6 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   }
 
   // ------------------------------------------------------------------------------------- repair
-
-  private void drainQuietly() {
-    try {
-      repair();
-    } catch (RuntimeException e) {
-      // the next round tries again; a store that cannot reach its database says so on use
-    }
-  }
 
   /**
    * Drains the repair queue now: rolls forward every intent older than the lease (left by a
