@@ -327,7 +327,16 @@ public interface MetadataStore extends AutoCloseable {
    */
   ListObjectsResult listObjects(ListObjectsRequest request);
 
-  /** ListObjectsV2: as {@link #listObjects}, with start-after and continuation tokens. */
+  /**
+   * ListObjectsV2: as {@link #listObjects}, with start-after and continuation tokens. A
+   * continuation token wins over start-after. Tokens are opaque, at most
+   * {@link io.objectmeta.api.listing.ContinuationToken#MAX_LENGTH} characters, and valid on every
+   * store of the same deployment (another process's too) for the listing that returned them only:
+   * the same bucket incarnation, prefix, delimiter and as-of time (max-keys may change between
+   * pages). Any other token, one from a bucket since deleted and created again, or one changed in
+   * any byte, is an {@link io.objectmeta.api.error.InvalidArgumentException} naming
+   * {@code continuationToken}.
+   */
   ListObjectsV2Result listObjectsV2(ListObjectsV2Request request);
 
   /**

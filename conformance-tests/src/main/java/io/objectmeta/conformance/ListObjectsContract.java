@@ -326,6 +326,53 @@ public interface ListObjectsContract extends StoreScenario {
   }
 
   @Test
+  default void aContinuationTokenServesOnlyTheListingThatIssuedIt() {
+    String b = tree();
+    String other = tree();
+    ListObjectsV2Request r = ListObjectsV2Request.of(b).withPrefix("b").withMaxKeys(1);
+    String token = store().listObjectsV2(r).nextContinuationToken();
+    assertThat(token).isNotNull();
+    // the same listing with another page size resumes where the token says
+    assertThat(keys(store().listObjectsV2(r.withMaxKeys(5).withContinuationToken(token))))
+        .containsExactly("b/2", "b/c/3");
+    for (ListObjectsV2Request wrong : List.of(
+        ListObjectsV2Request.of(other).withPrefix("b").withContinuationToken(token),
+        r.withPrefix("b/").withContinuationToken(token),
+        r.withPrefix(null).withContinuationToken(token),
+        r.withDelimiter("/").withContinuationToken(token),
+        // a byte changed
+        r.withContinuationToken(token.substring(0, token.length() - 1)
+            + (token.endsWith("A") ? "B" : "A")),
+        // the old unsigned format, with a key longer than any key may be
+        r.withContinuationToken("1" + java.util.Base64.getUrlEncoder().withoutPadding()
+            .encodeToString("b".repeat(5000).getBytes(java.nio.charset.StandardCharsets.UTF_8))))) {
+      assertThatThrownBy(() -> store().listObjectsV2(wrong))
+          .isInstanceOf(InvalidArgumentException.class)
+          .hasMessageContaining("continuationToken");
+    }
+  }
+
+  @Test
+  default void aContinuationTokenDiesWithItsBucketIncarnation() {
+    String b = newBucket();
+    for (String k : List.of("a", "b", "c")) {
+      put(b, k, k);
+    }
+    String token = store().listObjectsV2(ListObjectsV2Request.of(b).withMaxKeys(1))
+        .nextContinuationToken();
+    for (String k : List.of("a", "b", "c")) {
+      store().deleteObject(b, k);
+    }
+    store().deleteBucket(b);
+    store().createBucket(b, OWNER, null);
+    put(b, "z", "z");
+    assertThatThrownBy(() -> store().listObjectsV2(
+        ListObjectsV2Request.of(b).withMaxKeys(1).withContinuationToken(token)))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("continuationToken");
+  }
+
+  @Test
   default void aListingSeesAnOverwriteOnlyOnce() {
     String b = newBucket(VersioningState.ENABLED);
     put(b, "k", "v1");

@@ -26,15 +26,21 @@ public final class Listings {
     return new ListObjectsResult(page.entries(), page.commonPrefixes(), page.truncated(), next);
   }
 
-  /** ListObjectsV2 over a scan of current objects. */
-  public static ListObjectsV2Result v2(Cursor<ObjectVersion> current, ListObjectsV2Request r) {
+  /**
+   * ListObjectsV2 over a scan of current objects of the bucket incarnation {@code bucketId}, whose
+   * continuation tokens {@code tokens} makes and checks.
+   */
+  public static ListObjectsV2Result v2(Cursor<ObjectVersion> current, ListObjectsV2Request r,
+      ContinuationToken tokens, String bucketId) {
     String prefix = prefix(r.prefix());
     String delimiter = delimiter(r.delimiter());
+    ContinuationToken.Scope scope = ContinuationToken.Scope.of(bucketId, r);
     String after = r.continuationToken() != null
-        ? ContinuationToken.decode(r.continuationToken()) : r.startAfter();
+        ? tokens.decode(scope, r.continuationToken()) : r.startAfter();
     Page<ObjectVersion> page = ListingEngine.list(current, ObjectVersion::key, prefix, delimiter,
         after, e -> true, r.maxKeys());
-    String next = page.truncated() ? ContinuationToken.encode(lastKey(page, ObjectVersion::key)) : null;
+    String next = page.truncated()
+        ? tokens.encode(scope, lastKey(page, ObjectVersion::key)) : null;
     return new ListObjectsV2Result(page.entries(), page.commonPrefixes(), page.truncated(), next,
         page.entries().size() + page.commonPrefixes().size());
   }

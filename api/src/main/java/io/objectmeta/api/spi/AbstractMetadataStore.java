@@ -11,6 +11,7 @@ import io.objectmeta.api.gc.GarbageClaim;
 import io.objectmeta.api.gc.GarbagePage;
 import io.objectmeta.api.gc.GarbageRecord;
 import io.objectmeta.api.listing.BucketPage;
+import io.objectmeta.api.listing.ContinuationToken;
 import io.objectmeta.api.listing.Cursor;
 import io.objectmeta.api.listing.Cursors;
 import io.objectmeta.api.listing.LifecyclePage;
@@ -391,7 +392,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
         "maxKeys");
     Bucket b = doGetBucket(r.bucket());
     try (Cursor<ObjectVersion> c = current(b, r.asOf())) {
-      return Listings.v2(c, r);
+      return Listings.v2(c, r, continuationTokens(), b.id());
     }
   }
 
@@ -428,6 +429,18 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     try (Cursor<ObjectVersion> c = versions(b)) {
       return Listings.orphanDeleteMarkers(c, r);
     }
+  }
+
+  private volatile ContinuationToken tokens;
+
+  /** This store's continuation tokens, keyed by its UUID (read once: it never changes). */
+  private ContinuationToken continuationTokens() {
+    ContinuationToken t = tokens;
+    if (t == null) {
+      t = ContinuationToken.forStore(getUUID());
+      tokens = t;
+    }
+    return t;
   }
 
   private Cursor<ObjectVersion> current(Bucket b, Instant asOf) {

@@ -69,7 +69,7 @@ class ListingExamplesTest {
     assertThat(r.truncated()).isFalse();
     assertThat(r.nextMarker()).isNull();
 
-    ListObjectsV2Result r2 = Listings.v2(objects("a", "b"), ListObjectsV2Request.of("bucket").withMaxKeys(0));
+    ListObjectsV2Result r2 = v2(objects("a", "b"), ListObjectsV2Request.of("bucket").withMaxKeys(0));
     assertThat(r2.contents()).isEmpty();
     assertThat(r2.truncated()).isFalse();
     assertThat(r2.nextContinuationToken()).isNull();
@@ -258,53 +258,101 @@ class ListingExamplesTest {
 
   // ---- V2
 
+  private static final ContinuationToken TOKENS =
+      ContinuationToken.forStore(java.util.UUID.fromString("6c1f6f8e-4d0a-4c3e-9a53-2f4d1b1e7c11"));
+  private static final String BUCKET_ID = "bucket-id-1";
+
+  private static ListObjectsV2Result v2(Cursor<ObjectVersion> c, ListObjectsV2Request r) {
+    return Listings.v2(c, r, TOKENS, BUCKET_ID);
+  }
+
+  private static String token(ListObjectsV2Request r, String after) {
+    return TOKENS.encode(ContinuationToken.Scope.of(BUCKET_ID, r), after);
+  }
+
   @Test
   void v2ContinuationTokenResumesAfterTheLastKeyOrPrefix() {
     String[] keys = {"a", "b/1", "b/2", "c", "d"};
     ListObjectsV2Request r = ListObjectsV2Request.of("bucket").withDelimiter("/").withMaxKeys(2);
-    ListObjectsV2Result p1 = Listings.v2(objects(keys), r);
+    ListObjectsV2Result p1 = v2(objects(keys), r);
     assertThat(keysOf(p1.contents())).containsExactly("a");
     assertThat(p1.commonPrefixes()).containsExactly("b/");
     assertThat(p1.keyCount()).isEqualTo(2);
     assertThat(p1.truncated()).isTrue();
-    assertThat(p1.nextContinuationToken()).isEqualTo(ContinuationToken.encode("b/"));
-    ListObjectsV2Result p2 = Listings.v2(objects(keys),
-        r.withContinuationToken(p1.nextContinuationToken()).withStartAfter("zzz"));
+    assertThat(p1.nextContinuationToken()).isEqualTo(token(r, "b/"));
+    ListObjectsV2Result p2 = v2(objects(keys),
+        r.withContinuationToken(p1.nextContinuationToken()).withStartAfter("zzz").withMaxKeys(5));
     assertThat(keysOf(p2.contents())).containsExactly("c", "d");
     assertThat(p2.truncated()).isFalse();
     assertThat(p2.nextContinuationToken()).isNull();
     assertThat(p2.keyCount()).isEqualTo(2);
     // without a token, start-after applies
-    ListObjectsV2Result sa = Listings.v2(objects(keys), r.withStartAfter("c"));
+    ListObjectsV2Result sa = v2(objects(keys), r.withStartAfter("c"));
     assertThat(keysOf(sa.contents())).containsExactly("d");
     // no delimiter: the token still comes when truncated
-    ListObjectsV2Result plain = Listings.v2(objects(keys), ListObjectsV2Request.of("bucket").withMaxKeys(1));
-    assertThat(plain.nextContinuationToken()).isEqualTo(ContinuationToken.encode("a"));
+    ListObjectsV2Request plainReq = ListObjectsV2Request.of("bucket").withMaxKeys(1);
+    ListObjectsV2Result plain = v2(objects(keys), plainReq);
+    assertThat(plain.nextContinuationToken()).isEqualTo(token(plainReq, "a"));
   }
 
   @Test
   void badContinuationTokensAreRejected() {
-    List<String> bad = new ArrayList<>(List.of("", "1", "2YQ", "x", "1!!!", "1a", "1YQ=",
-        "1" + Base64.getUrlEncoder().withoutPadding().encodeToString(new byte[] {(byte) 0xFF, (byte) 0xFE}),
-        "1" + Base64.getUrlEncoder().withoutPadding().encodeToString(new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80})));
+    ContinuationToken.Scope scope = ContinuationToken.Scope.of(BUCKET_ID, ListObjectsV2Request.of("bucket"));
+    String good = TOKENS.encode(scope, "a");
+    byte[] raw = Base64.getUrlDecoder().decode(good.substring(1));
+    raw[0] ^= 1;
+    String flipped = "2" + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+    List<String> bad = new ArrayList<>(List.of("", "1", "2", "2YQ", "x", "2!!!", "2a", good + "=",
+        good + "A", good.substring(0, good.length() - 1), flipped,
+        // the old format: base64 of the key alone, no MAC
+        "1YQ",
+        "2" + Base64.getUrlEncoder().withoutPadding().encodeToString(new byte[40]),
+        "2" + "A".repeat(ContinuationToken.MAX_LENGTH)));
     for (String t : bad) {
-      invalid("continuationToken", () -> ContinuationToken.decode(t));
-      invalid("continuationToken", () -> Listings.v2(objects("a"),
+      invalid("continuationToken", () -> TOKENS.decode(scope, t));
+      invalid("continuationToken", () -> v2(objects("a"),
           ListObjectsV2Request.of("bucket").withContinuationToken(t)));
     }
-    invalid("continuationToken", () -> ContinuationToken.decode(null));
+    invalid("continuationToken", () -> TOKENS.decode(scope, null));
+  }
+
+  @Test
+  void aContinuationTokenIsBoundToItsListing() {
+    ListObjectsV2Request r = ListObjectsV2Request.of("bucket").withPrefix("p/").withDelimiter("/");
+    ContinuationToken.Scope scope = ContinuationToken.Scope.of(BUCKET_ID, r);
+    String t = TOKENS.encode(scope, "p/a");
+    assertThat(TOKENS.decode(scope, t)).isEqualTo("p/a");
+    // max-keys and start-after are not part of the scope
+    assertThat(TOKENS.decode(ContinuationToken.Scope.of(BUCKET_ID, r.withMaxKeys(3).withStartAfter("z")), t))
+        .isEqualTo("p/a");
+    for (ContinuationToken.Scope other : List.of(
+        ContinuationToken.Scope.of("bucket-id-2", r),
+        ContinuationToken.Scope.of(BUCKET_ID, r.withPrefix("p")),
+        ContinuationToken.Scope.of(BUCKET_ID, r.withPrefix(null)),
+        ContinuationToken.Scope.of(BUCKET_ID, r.withDelimiter(null)),
+        ContinuationToken.Scope.of(BUCKET_ID, r.withDelimiter("-")),
+        ContinuationToken.Scope.of(BUCKET_ID, r.withAsOf(java.time.Instant.EPOCH)))) {
+      invalid("continuationToken", () -> TOKENS.decode(other, t));
+    }
+    // another store's key
+    ContinuationToken otherStore = ContinuationToken.forStore(java.util.UUID.randomUUID());
+    invalid("continuationToken", () -> otherStore.decode(scope, t));
+    // the same store's key, derived again (another process of the deployment)
+    ContinuationToken sameStore = ContinuationToken.forStore(
+        java.util.UUID.fromString("6c1f6f8e-4d0a-4c3e-9a53-2f4d1b1e7c11"));
+    assertThat(sameStore.decode(scope, t)).isEqualTo("p/a");
   }
 
   @Test
   void continuationTokenFormat() {
-    assertThat(ContinuationToken.encode("a/")).isEqualTo("1"
-        + Base64.getUrlEncoder().withoutPadding().encodeToString("a/".getBytes(StandardCharsets.UTF_8)));
-    assertThat(ContinuationToken.encode("a")).isEqualTo("1YQ");
+    ContinuationToken.Scope scope = ContinuationToken.Scope.of(BUCKET_ID, ListObjectsV2Request.of("bucket"));
     for (String k : List.of("a", "\uD83D\uDE00/\uFFFD", "\0", "???>>>~~~", "x".repeat(1024))) {
-      String t = ContinuationToken.encode(k);
-      assertThat(t).startsWith("1").doesNotContain("+", "/", "=");
-      assertThat(ContinuationToken.decode(t)).isEqualTo(k);
+      String t = TOKENS.encode(scope, k);
+      assertThat(t).startsWith("2").doesNotContain("+", "/", "=");
+      assertThat(t.length()).isLessThanOrEqualTo(ContinuationToken.MAX_LENGTH);
+      assertThat(TOKENS.decode(scope, t)).isEqualTo(k);
     }
+    assertThat(TOKENS.encode(scope, "x".repeat(1024))).hasSize(ContinuationToken.MAX_LENGTH);
   }
 
   // ---- versions

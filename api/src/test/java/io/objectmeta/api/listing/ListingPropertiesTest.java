@@ -164,6 +164,8 @@ class ListingPropertiesTest {
         .isEqualTo(expected.truncated() && hasDelimiter ? expected.last().key() : null);
   }
 
+  private static final ContinuationToken STORE_TOKENS = ContinuationToken.forStore(java.util.UUID.randomUUID());
+
   @Property(tries = 1500)
   void v2MatchesTheModel(@ForAll("keySets") Set<String> keys, @ForAll("prefixes") String prefix,
       @ForAll("delimiters") String delimiter, @ForAll("markers") String marker0,
@@ -175,17 +177,19 @@ class ListingPropertiesTest {
     ListObjectsV2Request req = new ListObjectsV2Request("b", prefix, delimiter, marker, null, maxKeys, null);
     if (asToken && marker != null) {
       // a continuation token wins over start-after (here one that would list nothing)
-      req = req.withContinuationToken(ContinuationToken.encode(marker)).withStartAfter("\uDBFF\uDFFF");
+      req = req.withContinuationToken(STORE_TOKENS.encode(ContinuationToken.Scope.of("b-id", req), marker))
+          .withStartAfter("\uDBFF\uDFFF");
     }
-    ListObjectsV2Result res = Listings.v2(cursor(data), req);
+    ListObjectsV2Result res = Listings.v2(cursor(data), req, STORE_TOKENS, "b-id");
 
     assertThat(res.contents()).containsExactlyElementsOf(expected.versions());
     assertThat(res.commonPrefixes()).containsExactlyElementsOf(expected.prefixes());
     assertThat(res.truncated()).isEqualTo(expected.truncated());
     assertThat(res.keyCount()).isEqualTo(expected.page().size());
     if (expected.truncated()) {
-      assertThat(res.nextContinuationToken()).isEqualTo(ContinuationToken.encode(expected.last().key()));
-      assertThat(ContinuationToken.decode(res.nextContinuationToken())).isEqualTo(expected.last().key());
+      ContinuationToken.Scope scope = ContinuationToken.Scope.of("b-id", req);
+      assertThat(res.nextContinuationToken()).isEqualTo(STORE_TOKENS.encode(scope, expected.last().key()));
+      assertThat(STORE_TOKENS.decode(scope, res.nextContinuationToken())).isEqualTo(expected.last().key());
     } else {
       assertThat(res.nextContinuationToken()).isNull();
     }
@@ -263,7 +267,8 @@ class ListingPropertiesTest {
     for (int pages = 0; ; pages++) {
       assertThat(pages).as("pages").isLessThanOrEqualTo(all.size() + 1);
       ListObjectsV2Result res = Listings.v2(cursor(data),
-          new ListObjectsV2Request("b", prefix, delimiter, null, token, pageSize, null));
+          new ListObjectsV2Request("b", prefix, delimiter, null, token, pageSize, null),
+          STORE_TOKENS, "b-id");
       List<Item> page = merge(res.contents(), res.commonPrefixes());
       assertThat(res.keyCount()).isEqualTo(page.size());
       walked.addAll(page);
