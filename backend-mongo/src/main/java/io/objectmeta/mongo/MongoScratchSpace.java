@@ -1,58 +1,111 @@
 package io.objectmeta.mongo;
 
 import com.mongodb.client.MongoClient;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.ReplaceOptions;
 import io.objectmeta.api.MetadataStore;
-import io.objectmeta.api.spi.ScratchSpace;
+import io.objectmeta.api.spi.SweepingScratchSpace;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
+import java.util.Date;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.bson.Document;
 
 /**
- * Throw-away databases on the server of a store URI: {@code <database>_s<hex>_<n>}, one per
- * {@link #open()}, all dropped on {@link #close()}. The stores share this space's client.
+ * Throw-away databases on the server of a store URI: {@code <database>_s<run>_<n>}, one per
+ * {@link #open()}, and the run's lease in {@code <database>_s<run>_lease}; all dropped on
+ * {@link #close()}, or by the next run if this one was killed ({@link SweepingScratchSpace}). The
+ * stores share this space's client.
  */
-final class MongoScratchSpace implements ScratchSpace {
+final class MongoScratchSpace extends SweepingScratchSpace.Leased {
   private final MongoClient client;
   private final MongoConfig config;
-  private final String base;
-  private final List<String> created = new ArrayList<>();
+  private final String stem;
+  private final Pattern names;
   private final List<MetadataStore> stores = new ArrayList<>();
 
   MongoScratchSpace(MongoClient client, MongoConfig config) {
     this.client = client;
     this.config = config;
-    byte[] r = new byte[4];
-    ThreadLocalRandom.current().nextBytes(r);
     String db = config.database();
-    this.base = (db.length() > 40 ? db.substring(0, 40) : db) + "_s" + HexFormat.of().formatHex(r);
+    this.stem = (db.length() > 40 ? db.substring(0, 40) : db) + "_s";
+    this.names = Pattern.compile(Pattern.quote(stem) + "(" + RUN_ID.pattern() + ")_(\\d+|lease)");
   }
 
   @Override
   public String describe() {
-    return "scratch databases " + base + "_* (" + config.layout().text + ")";
+    return "scratch databases " + stem + run() + "_* (" + config.layout().text + ")";
   }
 
   @Override
-  public synchronized MetadataStore open() {
-    String db = base + "_" + created.size();
-    created.add(db);
-    MetadataStore s = new MongoMetadataStore(client, false, config.withDatabase(db));
+  protected synchronized MetadataStore openNamespace(int n) {
+    MetadataStore s = new MongoMetadataStore(client, false,
+        config.withDatabase(stem + run() + "_" + n));
     stores.add(s);
     return s;
   }
 
   @Override
-  public synchronized void close() {
-    try {
-      for (MetadataStore s : stores) {
-        s.close();
+  protected Set<String> runs() {
+    Set<String> runs = new TreeSet<>();
+    for (String db : client.listDatabaseNames()) {
+      Matcher m = names.matcher(db);
+      if (m.matches()) {
+        runs.add(m.group(1));
       }
-      for (String db : created) {
-        client.getDatabase(db).drop();
-      }
-    } finally {
-      client.close();
     }
+    return runs;
+  }
+
+  private com.mongodb.client.MongoCollection<Document> leaseOf(String run) {
+    return client.getDatabase(stem + run + "_lease").getCollection("lease");
+  }
+
+  @Override
+  protected Optional<Instant> lease(String run) {
+    Document d = leaseOf(run).find(Filters.eq("_id", "lease")).first();
+    return d == null ? Optional.empty() : Optional.of(d.getDate("until").toInstant());
+  }
+
+  @Override
+  protected void writeLease(Instant until) {
+    leaseOf(run()).replaceOne(Filters.eq("_id", "lease"),
+        new Document("_id", "lease").append("until", Date.from(until)),
+        new ReplaceOptions().upsert(true));
+  }
+
+  @Override
+  protected void remove(String run) {
+    if (run.equals(run())) {
+      synchronized (this) {
+        for (MetadataStore s : stores) {
+          s.close();
+        }
+      }
+    }
+    String lease = null;
+    for (String db : client.listDatabaseNames()) {
+      Matcher m = names.matcher(db);
+      if (m.matches() && m.group(1).equals(run)) {
+        if (m.group(2).equals("lease")) {
+          lease = db;
+        } else {
+          client.getDatabase(db).drop();
+        }
+      }
+    }
+    if (lease != null) {
+      client.getDatabase(lease).drop();
+    }
+  }
+
+  @Override
+  protected void release() {
+    client.close();
   }
 }

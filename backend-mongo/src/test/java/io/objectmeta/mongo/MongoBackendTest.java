@@ -229,6 +229,39 @@ class MongoBackendTest {
   }
 
   @Test
+  void aScratchRunWhoseLeaseIsGoneOrPastIsRemovedByTheNextAndALiveOneIsNot() {
+    String db = "om_sweep_" + ProcessHandle.current().pid();
+    var client = MongoFixture.client();
+    java.util.function.BiConsumer<String, java.time.Instant> lease = (run, until) ->
+        client.getDatabase(db + "_s" + run + "_lease").getCollection("lease").insertOne(
+            new org.bson.Document("_id", "lease").append("until", java.util.Date.from(until)));
+    java.util.function.Consumer<String> namespace = name ->
+        client.getDatabase(name).getCollection("x").insertOne(new org.bson.Document("a", 1));
+    namespace.accept(db + "_sdeadbeef_1");                       // killed before leases existed
+    namespace.accept(db + "_scafebabe_1");                       // killed: its lease ran out
+    lease.accept("cafebabe", java.time.Instant.now().minusSeconds(60));
+    namespace.accept(db + "_s0badf00d_1");                       // alive elsewhere
+    lease.accept("0badf00d", java.time.Instant.now().plusSeconds(60));
+    java.util.function.Supplier<Set<String>> left = () -> {
+      Set<String> names = new TreeSet<>();
+      client.listDatabaseNames().into(names);
+      names.removeIf(n -> !n.startsWith(db + "_s"));
+      return names;
+    };
+    try (var space = (io.objectmeta.api.spi.SweepingScratchSpace)
+        MetadataStores.scratch(MongoTestServer.uri() + db, Map.of())) {
+      space.open().close();
+      assertThat(space.removedRuns()).isEqualTo(2);
+      assertThat(left.get()).noneMatch(n -> n.contains("deadbeef") || n.contains("cafebabe"))
+          .contains(db + "_s0badf00d_1", db + "_s0badf00d_lease")
+          .anyMatch(n -> n.endsWith("_lease") && !n.contains("0badf00d"));
+    }
+    assertThat(left.get()).containsExactlyInAnyOrder(db + "_s0badf00d_1", db + "_s0badf00d_lease");
+    client.getDatabase(db + "_s0badf00d_1").drop();
+    client.getDatabase(db + "_s0badf00d_lease").drop();
+  }
+
+  @Test
   void theBackgroundDrainRollsForwardAWriteLeftByADeadProcess() {
     MongoMetadataStore crashed = open("collection-per-bucket", "v1");
     MongoMetadataStore next = null;

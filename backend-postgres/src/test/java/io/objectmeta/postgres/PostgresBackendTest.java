@@ -237,6 +237,32 @@ class PostgresBackendTest {
   }
 
   @Test
+  void aScratchRunThatDiedIsRemovedByTheNextAndALiveOneIsNot() throws Exception {
+    String base = "sweep" + ProcessHandle.current().pid();
+    String uri = PostgresTestDatabase.url() + "?schema=" + base;
+    PostgresConfig c = PostgresConfig.from(URI.create(PostgresTestDatabase.url()), Map.of());
+    try (Connection conn = DriverManager.getConnection(c.jdbcUrl(), c.user(), c.password());
+        Statement st = conn.createStatement()) {
+      // what a verify killed with kill -9 leaves: its schemas, and no session holding its lock
+      st.execute("CREATE SCHEMA " + base + "_scratch_deadbeef_1");
+      st.execute("CREATE TABLE " + base + "_scratch_deadbeef_1.t (x int)");
+      st.execute("CREATE SCHEMA " + base + "_scratch_deadbeef_2");
+    }
+    try (var live = (io.objectmeta.api.spi.SweepingScratchSpace) MetadataStores.scratch(uri, Map.of())) {
+      live.open().close();
+      assertThat(live.removedRuns()).isEqualTo(1);
+      assertThat(schemasLike(base + "_scratch_deadbeef")).isEmpty();
+      try (var next = (io.objectmeta.api.spi.SweepingScratchSpace) MetadataStores.scratch(uri, Map.of())) {
+        next.open().close();
+        assertThat(next.removedRuns()).as("a live run is left alone").isZero();
+        assertThat(schemasLike(base + "_scratch_")).hasSize(2);
+      }
+      assertThat(schemasLike(base + "_scratch_")).hasSize(1);
+    }
+    assertThat(schemasLike(base)).isEmpty();
+  }
+
+  @Test
   void aConnectionKilledInTheMiddleOfAPutLeavesTheOldVersion() throws Exception {
     try (PostgresMetadataStore store = PostgresTestDatabase.openFresh()) {
       store.createBucket("crash", "o", null);

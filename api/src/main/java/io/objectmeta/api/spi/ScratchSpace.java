@@ -6,7 +6,9 @@ import io.objectmeta.api.MetadataStore;
  * Fresh, empty stores in throw-away namespaces of a live deployment (a PostgreSQL schema per
  * store, say), removed when the space is closed: where {@code objectmeta verify} runs the
  * conformance suite, so an operator can prove a deployment keeps the contract without touching
- * its data. Obtained from {@link io.objectmeta.api.MetadataStores#scratch}.
+ * its data. Obtained from {@link io.objectmeta.api.MetadataStores#scratch}. A space that was never
+ * closed (its process killed) leaves its namespaces; the backends' spaces extend
+ * {@link SweepingScratchSpace}, so the next space on the deployment removes them.
  */
 public interface ScratchSpace extends AutoCloseable {
 

@@ -1,6 +1,7 @@
 package io.objectmeta.cli.command;
 
 import io.objectmeta.api.MetadataStores;
+import io.objectmeta.api.spi.SweepingScratchSpace;
 import io.objectmeta.api.spi.ScratchSpace;
 import io.objectmeta.cli.ExitCode;
 import io.objectmeta.cli.Output;
@@ -31,11 +32,18 @@ public final class VerifyCommand extends StoreCommand {
     AtomicBoolean stop = new AtomicBoolean();
     AtomicInteger done = new AtomicInteger();
     boolean terminal = System.console() != null;
+    java.util.Set<Outcome> beforeStop = java.util.concurrent.ConcurrentHashMap.newKeySet();
     Report report;
     try (ScratchSpace space = MetadataStores.scratch(s.uri(), Map.of())) {
       err().println("verify: scratch namespaces in " + space.describe());
       err().flush();
       ConformanceFixture scratch = ConformanceRun.fixture(s.description(), space);
+      // The first namespace (the fixture's probe) removed what killed runs had left.
+      int removedRuns = space instanceof SweepingScratchSpace leased ? leased.removedRuns() : 0;
+      if (removedRuns > 0) {
+        err().println("verify: removed the scratch namespaces of " + removedRuns + " earlier run"
+            + (removedRuns == 1 ? "" : "s") + " that had not cleaned up (killed, say)");
+      }
       ConformanceFixture fixture = new ConformanceFixture() {
         @Override
         public String name() {
@@ -58,6 +66,10 @@ public final class VerifyCommand extends StoreCommand {
       // Ctrl-C: the remaining tests fail at once, and the scratch namespaces are still removed.
       onInterrupt(() -> stop.set(true));
       report = ConformanceRun.run(fixture, (Outcome o) -> {
+        if (stop.get()) {
+          return; // a test failed by the stop says nothing of the store
+        }
+        beforeStop.add(o);
         int n = done.incrementAndGet();
         if (terminal && n % 10 == 0) {
           err().print("\rverify: " + n + " tests run");
@@ -68,6 +80,15 @@ public final class VerifyCommand extends StoreCommand {
       if (terminal) {
         err().print("\r");
       }
+    }
+    if (stop.get()) {
+      // Stopped: the tests cut short failed because of the stop, not because of the store.
+      long failedBefore = report.failures().stream().filter(beforeStop::contains).count();
+      err().println("verify: interrupted after " + done.get() + " of "
+          + (report.passed() + report.failed() + report.skipped().size()) + " tests ("
+          + failedBefore + " failed before the stop); no verdict;"
+          + " the scratch namespaces were removed");
+      return ExitCode.INTERRUPTED;
     }
     print(report);
     return report.ok() ? ExitCode.OK : ExitCode.MISMATCH;
