@@ -31,7 +31,6 @@ final class BigtableScratchSpace extends SweepingScratchSpace.Leased {
   private final BigtableConfig config;
   private final String stem;
   private final Pattern names;
-  private final List<BigtableMetadataStore> stores = new ArrayList<>();
 
   BigtableScratchSpace(BigtableStoreProvider.Clients clients, BigtableConfig config) {
     this.clients = clients;
@@ -47,11 +46,9 @@ final class BigtableScratchSpace extends SweepingScratchSpace.Leased {
   }
 
   @Override
-  protected synchronized MetadataStore openNamespace(int n) {
-    BigtableMetadataStore s = new BigtableMetadataStore(clients.data(), clients.admin(), false,
+  protected MetadataStore openNamespace(int n) {
+    return new BigtableMetadataStore(clients.data(), clients.admin(), false,
         config.withTablePrefix(stem + run() + "_" + n + "_"));
-    stores.add(s);
-    return s;
   }
 
   private String leaseTable(String run) {
@@ -101,13 +98,6 @@ final class BigtableScratchSpace extends SweepingScratchSpace.Leased {
 
   @Override
   protected void remove(String run) {
-    if (run.equals(run())) {
-      synchronized (this) {
-        for (BigtableMetadataStore s : stores) {
-          s.close();
-        }
-      }
-    }
     List<String> tables = new ArrayList<>();
     boolean lease = false;
     for (String t : Bt.call(() -> clients.admin().listTables())) {

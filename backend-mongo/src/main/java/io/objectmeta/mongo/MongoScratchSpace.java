@@ -6,9 +6,7 @@ import com.mongodb.client.model.ReplaceOptions;
 import io.objectmeta.api.MetadataStore;
 import io.objectmeta.api.spi.SweepingScratchSpace;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Date;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -27,7 +25,6 @@ final class MongoScratchSpace extends SweepingScratchSpace.Leased {
   private final MongoConfig config;
   private final String stem;
   private final Pattern names;
-  private final List<MetadataStore> stores = new ArrayList<>();
 
   MongoScratchSpace(MongoClient client, MongoConfig config) {
     this.client = client;
@@ -43,11 +40,8 @@ final class MongoScratchSpace extends SweepingScratchSpace.Leased {
   }
 
   @Override
-  protected synchronized MetadataStore openNamespace(int n) {
-    MetadataStore s = new MongoMetadataStore(client, false,
-        config.withDatabase(stem + run() + "_" + n));
-    stores.add(s);
-    return s;
+  protected MetadataStore openNamespace(int n) {
+    return new MongoMetadataStore(client, false, config.withDatabase(stem + run() + "_" + n));
   }
 
   @Override
@@ -81,13 +75,6 @@ final class MongoScratchSpace extends SweepingScratchSpace.Leased {
 
   @Override
   protected void remove(String run) {
-    if (run.equals(run())) {
-      synchronized (this) {
-        for (MetadataStore s : stores) {
-          s.close();
-        }
-      }
-    }
     String lease = null;
     for (String db : client.listDatabaseNames()) {
       Matcher m = names.matcher(db);

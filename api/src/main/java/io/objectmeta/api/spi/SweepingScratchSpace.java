@@ -34,6 +34,7 @@ public abstract class SweepingScratchSpace implements ScratchSpace {
 
   private final String run;
   private int namespaces;
+  private final java.util.List<MetadataStore> opened = new java.util.ArrayList<>();
   private int removedRuns;
   private boolean begun;
   private boolean closed;
@@ -83,7 +84,9 @@ public abstract class SweepingScratchSpace implements ScratchSpace {
       begin();
       sweep();
     }
-    return openNamespace(++namespaces);
+    MetadataStore store = openNamespace(++namespaces);
+    opened.add(store);
+    return store;
   }
 
   /** How many runs left behind by others were removed when this one began. */
@@ -109,6 +112,14 @@ public abstract class SweepingScratchSpace implements ScratchSpace {
     closed = true;
     try {
       if (begun) {
+        // Stores the caller left open would hold their namespaces (and connections) busy.
+        for (MetadataStore s : opened) {
+          try {
+            s.close();
+          } catch (RuntimeException e) {
+            LOG.warn("could not close a scratch store of run {}", run, e);
+          }
+        }
         end();
         remove(run);
       }
