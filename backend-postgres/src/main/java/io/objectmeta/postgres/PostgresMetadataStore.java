@@ -11,7 +11,7 @@ import io.objectmeta.api.error.InternalErrorException;
 import io.objectmeta.api.error.MetadataException;
 import io.objectmeta.api.error.NoSuchBucketException;
 import io.objectmeta.api.error.NoSuchUploadException;
-import io.objectmeta.api.error.ServiceUnavailableException;
+import io.objectmeta.api.error.StoreConfigurationException;
 import io.objectmeta.api.gc.GarbageClaim;
 import io.objectmeta.api.gc.GarbagePage;
 import io.objectmeta.api.gc.GarbageRecord;
@@ -111,8 +111,8 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     try {
       this.pool = new HikariDataSource(hc);
     } catch (RuntimeException e) {
-      throw new ServiceUnavailableException("cannot reach PostgreSQL at " + config.host() + ":"
-          + config.port() + "/" + config.database() + ": " + rootMessage(e), e);
+      throw PostgresErrors.translate("cannot reach PostgreSQL at " + config.host() + ":"
+          + config.port() + "/" + config.database(), e);
     }
     this.jdbi = Jdbi.create(pool);
     try {
@@ -122,13 +122,14 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
         int at = Migrations.current(jdbi, s);
         Migrations.refuseNewer(at, s);
         if (at < Migrations.latest()) {
-          throw new InternalErrorException("schema \"" + s + "\" is at version " + at + ", this"
-              + " objectmeta needs " + Migrations.latest() + "; run the migration");
+          throw new StoreConfigurationException("schema \"" + s + "\" is at version " + at
+              + (at == 0 ? " (not there)" : "") + ", this objectmeta needs " + Migrations.latest()
+              + "; open it with migrate=true to run the migration", null);
         }
       }
     } catch (RuntimeException e) {
       pool.close();
-      throw e instanceof MetadataException m ? m : translate(e);
+      throw translate(e);
     }
   }
 
@@ -1130,8 +1131,8 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
 
   /**
    * Runs the hot paths on a plain JDBC connection from the pool (Jdbi's per-statement setup cost
-   * more than the statements): in autocommit, or as one transaction. Faults become
-   * ServiceUnavailable; contract errors pass through after a rollback.
+   * more than the statements): in autocommit, or as one transaction. Faults are typed by
+   * PostgresErrors; contract errors pass through after a rollback.
    */
   private <T> T jdbc(boolean autocommit, SqlWork<T> work) {
     try (Connection c = pool.getConnection()) {
@@ -1170,12 +1171,12 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     }
   }
 
-  /** Runs outside a transaction (autocommit); database faults become ServiceUnavailable. */
+  /** Runs outside a transaction (autocommit); database faults are typed by PostgresErrors. */
   private <T> T handle(HandleCallback<T, RuntimeException> body) {
     return guarded(() -> jdbi.withHandle(body));
   }
 
-  /** Runs in one transaction; database faults become ServiceUnavailable. */
+  /** Runs in one transaction; database faults are typed by PostgresErrors. */
   private <T> T tx(HandleCallback<T, RuntimeException> body) {
     return guarded(() -> jdbi.inTransaction(body));
   }
@@ -1190,17 +1191,9 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     }
   }
 
-  private ServiceUnavailableException translate(RuntimeException e) {
-    return new ServiceUnavailableException("PostgreSQL at " + config.host() + ":" + config.port()
-        + "/" + config.database() + " (schema " + s + "): " + rootMessage(e), e);
-  }
-
-  private static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t.getMessage() == null ? t.toString() : t.getMessage();
+  private MetadataException translate(RuntimeException e) {
+    return PostgresErrors.translate("PostgreSQL at " + config.host() + ":" + config.port() + "/"
+        + config.database() + " (schema " + s + ")", e);
   }
 
   private Bucket bucket(Handle h, String name, String lock) {

@@ -1,7 +1,7 @@
 package io.objectmeta.postgres;
 
 import io.objectmeta.api.MetadataStore;
-import io.objectmeta.api.error.ServiceUnavailableException;
+import io.objectmeta.api.error.MetadataException;
 import io.objectmeta.api.spi.SweepingScratchSpace;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -145,8 +145,8 @@ final class PostgresScratchSpace extends SweepingScratchSpace {
     }
   }
 
-  private ServiceUnavailableException unavailable(SQLException e) {
-    return new ServiceUnavailableException("scratch schemas " + stem + "* at " + base.host() + ":"
-        + base.port() + "/" + base.database() + ": " + e.getMessage(), e);
+  private MetadataException unavailable(SQLException e) {
+    return PostgresErrors.translate("scratch schemas " + stem + "* at " + base.host() + ":"
+        + base.port() + "/" + base.database(), e);
   }
 }

@@ -2,6 +2,7 @@ package io.objectmeta.cli;
 
 import io.objectmeta.api.error.MetadataException;
 import io.objectmeta.api.error.ServiceUnavailableException;
+import io.objectmeta.api.error.StoreConfigurationException;
 import java.util.Set;
 
 /**
@@ -15,7 +16,11 @@ public final class ExitCode {
   public static final int OK = 0;
   /** The store answered with an S3 error about the state it holds (NoSuchKey, BucketNotEmpty, …). */
   public static final int S3_ERROR = 1;
-  /** The command line or its input is wrong (unknown option, invalid bucket name, unknown URI scheme). */
+  /**
+   * The command line or its input is wrong (unknown option, invalid bucket name, unknown URI scheme),
+   * or the store it names is not there as configured (no such database, role or schema; a refused
+   * password): trying again unchanged will not help.
+   */
   public static final int USAGE = 2;
   /** The store cannot be reached or is unavailable (ServiceUnavailable); trying again may work. */
   public static final int UNAVAILABLE = 3;
@@ -36,6 +41,9 @@ public final class ExitCode {
   public static int of(Throwable t) {
     if (t instanceof ServiceUnavailableException) {
       return UNAVAILABLE;
+    }
+    if (t instanceof StoreConfigurationException) {
+      return USAGE;
     }
     if (t instanceof MetadataException m) {
       return INPUT_CODES.contains(m.code()) ? USAGE : S3_ERROR;

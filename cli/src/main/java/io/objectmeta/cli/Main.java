@@ -16,7 +16,14 @@ public final class Main {
     PrintWriter out = new PrintWriter(new BufferedWriter(
         new OutputStreamWriter(System.out, StandardCharsets.UTF_8)), false);
     PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-    int code = run(System.getenv(), out, err, args);
+    int code;
+    try {
+      code = run(System.getenv(), out, err, RawArguments.of(args));
+    } catch (RawArguments.NotUtf8Exception e) {
+      err.println("objectmeta: " + e.getMessage());
+      err.flush();
+      code = ExitCode.USAGE;
+    }
     System.exit(code);
   }
 

@@ -37,7 +37,8 @@ import picocli.CommandLine.ScopeType;
     exitCodeList = {
         "0:done",
         "1:the store answered with an S3 error (NoSuchKey, BucketNotEmpty, PreconditionFailed, ...)",
-        "2:usage error or invalid input (unknown option, invalid bucket name, unknown URI scheme)",
+        "2:usage error or invalid input (unknown option, invalid bucket name, unknown URI scheme),"
+            + " or a store that is not there as configured (no such database, role, schema)",
         "3:the store is unreachable or unavailable (ServiceUnavailable); trying again may work",
         "4:gc run finished, but its sink refused some batches (they are back in the queue)",
         "5:verify found the store breaking the contract, or migrate's copy differs from its source",

@@ -16,6 +16,8 @@ class MainTest {
     assertThat(ExitCode.of(new NoSuchKeyException("k"))).isEqualTo(1);
     assertThat(ExitCode.of(new InvalidBucketNameException("b"))).isEqualTo(2);
     assertThat(ExitCode.of(new ServiceUnavailableException("down"))).isEqualTo(3);
+    assertThat(ExitCode.of(new io.objectmeta.api.error.StoreConfigurationException(
+        "database \"x\" does not exist", null))).as("no retry cures it").isEqualTo(2);
     assertThat(ExitCode.of(new IllegalStateException("bug"))).isEqualTo(70);
   }
 
