@@ -1,7 +1,6 @@
 package io.objectmeta.bigtable;
 
 import com.google.api.gax.rpc.ApiException;
-import com.google.api.gax.rpc.NotFoundException;
 import com.google.cloud.bigtable.data.v2.BigtableDataClient;
 import com.google.cloud.bigtable.data.v2.models.BulkMutation;
 import com.google.cloud.bigtable.data.v2.models.ConditionalRowMutation;
@@ -14,7 +13,11 @@ import com.google.cloud.bigtable.data.v2.models.RowCell;
 import com.google.cloud.bigtable.data.v2.models.RowMutation;
 import com.google.cloud.bigtable.data.v2.models.TableId;
 import com.google.protobuf.ByteString;
+import io.objectmeta.api.error.InternalErrorException;
+import io.objectmeta.api.error.InvalidArgumentException;
+import io.objectmeta.api.error.MetadataException;
 import io.objectmeta.api.error.ServiceUnavailableException;
+import io.objectmeta.api.error.StoreConfigurationException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -49,16 +52,39 @@ public final class Bt {
     this.client = client;
   }
 
+  /**
+   * Runs one RPC; its failure typed by status code: only what a later attempt may not meet
+   * (unavailable, deadline, aborted, exhausted, internal, unknown) is ServiceUnavailable. A missing
+   * table or instance, or credentials the server refuses, is StoreConfigurationException; a value
+   * the server calls invalid (which the input rules in api should have stopped) is InvalidArgument.
+   */
   static <T> T call(Supplier<T> op) {
     try {
       return op.get();
-    } catch (NotFoundException e) {
-      throw new ServiceUnavailableException("bigtable: not found (a missing table? open with"
-          + " createTables=true to create it): " + e.getMessage(), e);
     } catch (ApiException e) {
-      throw new ServiceUnavailableException("bigtable: " + e.getStatusCode().getCode() + ": "
-          + e.getMessage(), e);
+      throw typed(e);
     }
+  }
+
+  static MetadataException typed(ApiException e) {
+    String message = "bigtable: " + e.getStatusCode().getCode() + ": " + e.getMessage();
+    return switch (e.getStatusCode().getCode()) {
+      case NOT_FOUND -> new StoreConfigurationException("bigtable: not found (a missing table or"
+          + " instance? open with createTables=true to create the tables): " + e.getMessage(), e);
+      case PERMISSION_DENIED, UNAUTHENTICATED -> new StoreConfigurationException(message, e);
+      case INVALID_ARGUMENT, OUT_OF_RANGE -> {
+        InvalidArgumentException refused = new InvalidArgumentException("input",
+            "Bigtable refused it (" + e.getStatusCode().getCode() + "): " + e.getMessage());
+        refused.initCause(e);
+        yield refused;
+      }
+      case UNIMPLEMENTED, FAILED_PRECONDITION, ALREADY_EXISTS -> {
+        InternalErrorException bug = new InternalErrorException(message);
+        bug.initCause(e);
+        yield bug;
+      }
+      default -> new ServiceUnavailableException(message, e);
+    };
   }
 
   Row read(TableId t, ByteString row) {

@@ -188,11 +188,13 @@ class BigtableBackendTest {
   }
 
   @Test
-  void withoutCreateTablesAMissingTableIsAServiceUnavailableThatSaysSo() {
+  void withoutCreateTablesAMissingTableIsAConfigurationErrorThatSaysSoAndNoRetryCures() {
     URI base = BigtableTestEmulator.uri();
     try (MetadataStore s = MetadataStores.open(base + "&createTables=false&tablePrefix=none_")) {
       assertThatThrownBy(() -> s.createBucket("bkt", "owner", null))
-          .isInstanceOf(ServiceUnavailableException.class).hasMessageContaining("createTables");
+          .isInstanceOfSatisfying(io.objectmeta.api.error.StoreConfigurationException.class,
+              e -> assertThat(e.isRetryable()).isFalse())
+          .hasMessageContaining("createTables");
     }
   }
 

@@ -188,7 +188,15 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     }
   }
 
-  private static MetadataException unavailable(MongoException e) {
+  /**
+   * A driver failure, typed: credentials the server refuses (a MongoSecurityException, or code 13
+   * Unauthorized / 18 AuthenticationFailed) are StoreConfigurationException, which no retry cures;
+   * the rest (network, timeouts, elections) ServiceUnavailable.
+   */
+  static MetadataException unavailable(MongoException e) {
+    if (e instanceof com.mongodb.MongoSecurityException || e.getCode() == 13 || e.getCode() == 18) {
+      return new io.objectmeta.api.error.StoreConfigurationException("mongodb: " + e.getMessage(), e);
+    }
     return new ServiceUnavailableException("mongodb: " + e.getMessage(), e);
   }
 
