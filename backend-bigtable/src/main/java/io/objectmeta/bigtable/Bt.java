@@ -78,11 +78,8 @@ public final class Bt {
         refused.initCause(e);
         yield refused;
       }
-      case UNIMPLEMENTED, FAILED_PRECONDITION, ALREADY_EXISTS -> {
-        InternalErrorException bug = new InternalErrorException(message);
-        bug.initCause(e);
-        yield bug;
-      }
+      case UNIMPLEMENTED, FAILED_PRECONDITION, ALREADY_EXISTS ->
+          new InternalErrorException(message, e);
       default -> new ServiceUnavailableException(message, e);
     };
   }

@@ -58,9 +58,7 @@ final class PostgresErrors {
     if (RETRYABLE_CLASSES.contains(cls) || sql instanceof SQLTransientException) {
       return new ServiceUnavailableException(message, e);
     }
-    InternalErrorException bug = new InternalErrorException(message + " [SQLSTATE " + state + "]");
-    bug.initCause(e);
-    return bug;
+    return new InternalErrorException(message + " [SQLSTATE " + state + "]", e);
   }
 
   /** The first SQLException with a SQLSTATE on the cause chain (Jdbi and HikariCP wrap it). */

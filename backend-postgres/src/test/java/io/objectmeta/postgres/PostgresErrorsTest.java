@@ -69,7 +69,8 @@ class PostgresErrorsTest {
     assertThat(noTable.isRetryable()).isFalse();
 
     MetadataException bug = typed("SELEKT 1");
-    assertThat(bug).isInstanceOf(InternalErrorException.class);
+    assertThat(bug).isInstanceOf(InternalErrorException.class)
+        .isNotInstanceOf(StoreConfigurationException.class);
     assertThat(bug.isRetryable()).isFalse();
 
     MetadataException noServer = PostgresErrors.translate("test",

@@ -8,6 +8,10 @@ public class InternalErrorException extends MetadataException {
     super(message);
   }
 
+  public InternalErrorException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
   @Override
   public String code() {
     return "InternalError";

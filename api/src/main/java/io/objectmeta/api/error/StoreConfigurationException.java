@@ -6,20 +6,10 @@ package io.objectmeta.api.error;
  * permission it lacks. Repeating the call will not help; fixing the configuration (the URI, the
  * server's grants) will. S3 answers such a server fault with {@code InternalError}, HTTP 500.
  */
-public class StoreConfigurationException extends MetadataException {
+public class StoreConfigurationException extends InternalErrorException {
   private static final long serialVersionUID = 1L;
 
   public StoreConfigurationException(String message, Throwable cause) {
     super(message, cause);
-  }
-
-  @Override
-  public String code() {
-    return "InternalError";
-  }
-
-  @Override
-  public int httpStatus() {
-    return 500;
   }
 }
