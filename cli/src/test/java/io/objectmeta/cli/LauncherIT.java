@@ -34,7 +34,7 @@ class LauncherIT extends LauncherTestBase {
     assertThat(r.errLines()).anySatisfy(l -> assertThat(l)
         .startsWith("objectmeta: starting the embedded PostgreSQL; first run: creating its database in "));
     assertThat(r.errLines()).anySatisfy(l -> assertThat(l)
-        .startsWith("objectmeta: store: embedded PostgreSQL postgres://postgres@localhost:"));
+        .startsWith("objectmeta: store: embedded PostgreSQL postgres://postgres:***@localhost:"));
     assertThat(r.out()).contains("put 3000 objects", "2400 objects (3000 written, 600 delete-marked)",
         "12 common prefixes", "3000 objects as of ", "1001 records freed", "done in ");
     launcher.assertNoServer();

@@ -14,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -106,7 +107,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
     FileChannel clients = null;
     try {
-      Files.createDirectories(home);
+      if (!Files.isDirectory(home)) {
+        Secret.privateDirectory(home); // a new home is its owner's alone
+      }
       clients = FileChannel.open(home.resolve("clients.lock"), StandardOpenOption.CREATE,
           StandardOpenOption.READ, StandardOpenOption.WRITE);
       FileLock shared = clients.lock(0, Long.MAX_VALUE, true);
@@ -129,9 +132,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
   }
 
-  /** The store URI of this server. */
+  /** The store URI of this server, its password included (not for display). */
   public String uri() {
-    return "postgres://postgres@localhost:" + port + "/postgres";
+    return "postgres://postgres:" + Secret.of(home) + "@localhost:" + port + "/postgres";
   }
 
   /** Whether this process started the server (rather than attaching to a running one). */
@@ -204,7 +207,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       if (pm.isEmpty() || pm.get().process().isEmpty()) {
         return Optional.empty();
       }
-      if (serves(pm.get().port(), dataDirectory(home))) {
+      if (serves(home, pm.get().port())) {
         return Optional.of(pm.get().port());
       }
       if (System.nanoTime() > deadline) {
@@ -217,9 +220,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   }
 
   /** Whether a server answers on the port and serves this data directory (not another's). */
-  private static boolean serves(int port, Path dataDirectory) {
+  private static boolean serves(Path home, int port) {
+    Path dataDirectory = dataDirectory(home);
     Properties p = new Properties();
     p.setProperty("user", "postgres");
+    p.setProperty("password", Secret.of(home));
     p.setProperty("connectTimeout", "2");
     p.setProperty("socketTimeout", "10");
     try (Connection c = DriverManager.getConnection("jdbc:postgresql://localhost:" + port
@@ -238,29 +243,108 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     notice.accept(fresh
         ? "starting the embedded PostgreSQL; first run: creating its database in " + data
         : "starting the embedded PostgreSQL (data in " + data + ")");
+    String secret = Secret.of(home);
+    Path sockets = Secret.privateDirectory(home.resolve("run"));
+    // A server that died keeps its port where it can: a process still using it reconnects there.
+    Optional<Postmaster> dead = Postmaster.of(data);
+    int port = dead.map(Postmaster::port).filter(EmbeddedPostgresServer::free).orElse(0);
+    if (dead.isPresent()) {
+      // runningPort found no live postmaster. PostgreSQL would refuse to start while the pid of
+      // the file is a process at all: a zombie nobody has reaped yet, or another program's after
+      // a reboot. Its shared-memory check still stops a start beside backends left running.
+      Files.deleteIfExists(data.resolve("postmaster.pid"));
+      Files.deleteIfExists(sockets.resolve(".s.PGSQL." + dead.get().port() + ".lock"));
+      Files.deleteIfExists(sockets.resolve(".s.PGSQL." + dead.get().port()));
+    }
     long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
     while (true) {
       try {
-        EmbeddedPostgres pg = EmbeddedPostgres.builder()
+        EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
             .setDataDirectory(data)
             .setCleanDataDirectory(false)
             .setRegisterShutdownHook(false)
             .setPGStartupWait(START_WAIT)
-            // zonky passes -F (no fsync), fine for tests; a store that keeps data wants fsync.
+            .setPort(port)
+            // The binaries under the home, not in a /tmp directory another user could fill first.
+            .setOverrideWorkingDirectory(Secret.privateDirectory(home.resolve("postgres")).toFile())
+            // initdb: zonky passes "-A trust"; these later options win. The superuser gets the
+            // home's secret, and every connection must prove it (SCRAM).
+            .setLocaleConfig("auth", "scram-sha-256")
+            .setLocaleConfig("pwfile", Secret.file(home).toString())
+            .setConnectConfig("password", secret)
+            // zonky passes -F (no fsync) and synchronous_commit=off, fine for tests; a store that
+            // says "done" must have it on disk.
             .setServerConfig("fsync", "on")
+            .setServerConfig("synchronous_commit", "on")
+            .setServerConfig("full_page_writes", "on")
+            .setServerConfig("listen_addresses", "localhost")
+            .setServerConfig("unix_socket_directories", socketDirectory(sockets))
+            .setServerConfig("unix_socket_permissions", "0700")
             .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log(home).toFile()))
-            .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log(home).toFile()))
-            .start();
+            .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log(home).toFile()));
+        EmbeddedPostgres pg = b.start();
+        // zonky holds pgdata/epg-lock for the life of this JVM; our start.lock already keeps
+        // starts apart, so the file goes: if this server dies while this process lives, another
+        // process (or this one) can start the next without waiting for this one to exit.
+        Files.deleteIfExists(data.resolve("epg-lock"));
+        closeTrustOf(home, pg.getPort(), secret);
         return pg.getPort();
       } catch (IllegalStateException e) {
-        // zonky locks pgdata/epg-lock for the life of the JVM that started the server; the
-        // process that just stopped it may still be exiting. Anything else is a real failure.
+        // A server data directory started by an earlier objectmeta still has its epg-lock held
+        // by the process that started it, which may still be exiting.
         if (e.getMessage() == null || !e.getMessage().startsWith("could not lock")
             || System.nanoTime() > deadline) {
           throw e;
         }
         sleep(200);
       }
+    }
+  }
+
+  /** The socket directory, or none (TCP on loopback only) where its path would be too long. */
+  private static String socketDirectory(Path sockets) {
+    // sun_path holds 108 bytes: the directory, "/.s.PGSQL.", five digits and ".lock".
+    return sockets.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 21 <= 107
+        ? sockets.toString() : "";
+  }
+
+  private static boolean free(int port) {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1,
+        java.net.InetAddress.getLoopbackAddress())) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * A data directory made by an earlier objectmeta trusts every local connection: its superuser
+   * gets the home's secret and its pg_hba.conf asks every connection for it (SCRAM).
+   */
+  private static void closeTrustOf(Path home, int port, String secret) throws IOException {
+    Path hba = dataDirectory(home).resolve("pg_hba.conf");
+    List<String> rules = Files.readAllLines(hba);
+    boolean trusts = rules.stream().map(String::trim)
+        .anyMatch(l -> !l.startsWith("#") && l.matches(".*\\btrust\\b.*"));
+    if (!trusts) {
+      return;
+    }
+    Properties p = new Properties();
+    p.setProperty("user", "postgres");
+    p.setProperty("password", secret);
+    try (Connection c = DriverManager.getConnection("jdbc:postgresql://localhost:" + port
+        + "/postgres", p); Statement st = c.createStatement()) {
+      st.execute("SET password_encryption = 'scram-sha-256'");
+      st.execute("ALTER ROLE postgres PASSWORD '" + secret + "'");
+      Files.write(hba, List.of(
+          "# objectmeta: every connection proves the secret in $OBJECTMETA_HOME (SCRAM)",
+          "local all all scram-sha-256",
+          "host all all 127.0.0.1/32 scram-sha-256",
+          "host all all ::1/128 scram-sha-256"));
+      st.execute("SELECT pg_reload_conf()");
+    } catch (SQLException e) {
+      throw new IOException("could not set the password of the embedded PostgreSQL: "
+          + e.getMessage(), e);
     }
   }
 

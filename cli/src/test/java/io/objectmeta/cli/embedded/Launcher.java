@@ -111,7 +111,8 @@ public final class Launcher implements AutoCloseable {
       return 0;
     }
     try (java.sql.Connection c = java.sql.DriverManager.getConnection(
-            "jdbc:postgresql://localhost:" + pm.get().port() + "/postgres", "postgres", "");
+            "jdbc:postgresql://localhost:" + pm.get().port() + "/postgres", "postgres",
+            Secret.of(home));
         java.sql.Statement st = c.createStatement();
         java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM objectmeta.object_version")) {
       rs.next();
