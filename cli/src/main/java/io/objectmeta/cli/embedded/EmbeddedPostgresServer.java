@@ -34,7 +34,10 @@ import java.util.function.Consumer;
  *       starts it if not, so two processes never start two servers on one data directory;
  *   <li>{@code pgdata/}: the data directory; its {@code postmaster.pid}, written and removed by
  *       PostgreSQL itself, says whether a server runs and on which port ({@link Postmaster});
- *   <li>{@code postgres.log}: the server's output.
+ *   <li>{@code postgres.log}: the server's output;
+ *   <li>{@code postgres.secret} (0600): the superuser's password ({@link Secret}); every
+ *       connection, TCP on loopback or the socket in {@code run/} (0700), must prove it (SCRAM);
+ *   <li>{@code postgres/}: the PostgreSQL binaries, unpacked here rather than in a shared /tmp.
  * </ul>
  * {@link #attach} takes the shared lock first, then the start lock; if postmaster.pid names a live
  * postgres that answers on its port and serves this data directory, it attaches, otherwise it
