@@ -52,6 +52,16 @@ import java.util.UUID;
  * observe them). Nothing is atomic across keys or buckets: a batch call is a sequence of
  * single-key calls, each with its own result. Bucket-level calls are atomic per bucket.
  *
+ * <h2>Several stores on one database</h2>
+ * Production runs many processes on one database, each with a store of its own. Their calls
+ * behave as calls on one store would: a call that begins after another returned sees its effect,
+ * whichever store made it, bucket state included. A put through one store after versioning was
+ * enabled through another adds a version (the null version stays); after a bucket was deleted and
+ * created again through another, it goes to the new bucket. A backend may offer a cache of bucket
+ * state that relaxes this, off by default and named with its window in the backend's options
+ * (Bigtable's {@code bucketCacheMs}): with it on, a call may follow a bucket's state up to that
+ * old. The conformance suite checks this across two stores opened separately on one database.
+ *
  * <h2>Failures</h2>
  * Every failure is a {@link io.objectmeta.api.error.MetadataException} subtype carrying its S3
  * error code. Input is validated before anything reaches a database: a call rejected with

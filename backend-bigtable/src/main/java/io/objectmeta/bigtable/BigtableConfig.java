@@ -18,7 +18,9 @@ import java.util.Map;
  *   <li>{@code maxRetries}: how often an operation restarts after losing a check-and-mutate race
  *       before it fails with the retryable ServiceUnavailable (default 100; waiting for another
  *       writer's intent does not count: it is bounded by twice the intent lease)
- *   <li>{@code bucketCacheMs}: how long a bucket row read stays cached (default 1000; 0: off)
+ *   <li>{@code bucketCacheMs}: how long a bucket row read stays cached (default 0: off, every
+ *       operation reads its bucket's row; with a cache, another store's change to a bucket may
+ *       go unseen for this long: its versioning state, or a delete and re-create)
  *   <li>{@code intentLeaseMs}: how long a write may hold its key before another process rolls
  *       its recorded intent forward (default 30000)
  *   <li>{@code repairIntervalMs}: how often the background repair runs (default 300000;
@@ -52,8 +54,10 @@ record BigtableConfig(String project, String instance, String tablePrefix, Strin
       throw new InvalidArgumentException("emulatorHost", "must be HOST:PORT, got \"" + emulator
           + "\"");
     }
-    long cacheMs = opts.get("bucketCacheMs") != null && opts.get("bucketCacheMs").equals("0") ? 0
-        : opts.positiveLong("bucketCacheMs", 1000);
+    // Off by default: a write follows the bucket state as of its own start (MetadataStore's
+    // "Several stores on one database"); a cache trades that for one read less per operation.
+    long cacheMs = "0".equals(opts.get("bucketCacheMs")) ? 0
+        : opts.positiveLong("bucketCacheMs", 0);
     return new BigtableConfig(project, path, prefix, opts.get("appProfile"), emulator,
         opts.bool("createTables", true), opts.positiveInt("maxRetries", 100),
         Duration.ofMillis(cacheMs), Duration.ofMillis(opts.positiveLong("intentLeaseMs", 30_000)),

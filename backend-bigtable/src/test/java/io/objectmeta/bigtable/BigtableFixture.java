@@ -51,6 +51,13 @@ final class BigtableFixture implements ConformanceFixture {
     return openStore();
   }
 
+  /** Another store (its own bucket cache, repair and intents) on the same tables. */
+  @Override
+  public java.util.Optional<MetadataStore> openPeer(MetadataStore store) {
+    return java.util.Optional.of(new BigtableMetadataStore(clients().data(), clients().admin(),
+        false, ((BigtableMetadataStore) store).config()));
+  }
+
   @Override
   public void close(MetadataStore store) {
     BigtableMetadataStore s = (BigtableMetadataStore) store;

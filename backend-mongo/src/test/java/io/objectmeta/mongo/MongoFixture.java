@@ -49,6 +49,13 @@ final class MongoFixture implements ConformanceFixture {
     return openStore();
   }
 
+  /** A client of its own on the same database, as another process would have. */
+  @Override
+  public java.util.Optional<MetadataStore> openPeer(MetadataStore store) {
+    MongoConfig c = ((MongoMetadataStore) store).config();
+    return java.util.Optional.of(new MongoMetadataStore(MongoStoreProvider.client(c), true, c));
+  }
+
   @Override
   public void close(MetadataStore store) {
     MongoMetadataStore s = (MongoMetadataStore) store;

@@ -29,6 +29,12 @@ public final class PostgresFixture implements ConformanceFixture {
     return store;
   }
 
+  /** Another pool on the same schema, as another process would have. */
+  @Override
+  public java.util.Optional<MetadataStore> openPeer(MetadataStore s) {
+    return java.util.Optional.of(new PostgresMetadataStore(((PostgresMetadataStore) s).config()));
+  }
+
   @Override
   public void close(MetadataStore s) {
     // kept open for the next test; truncated on the next open()

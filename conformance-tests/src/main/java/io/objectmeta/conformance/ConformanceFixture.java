@@ -21,6 +21,16 @@ public interface ConformanceFixture {
    */
   MetadataStore open();
 
+  /**
+   * A second store on the database and namespace of {@code store} (which {@link #open()}
+   * returned), opened separately as another process would open it; the test closes it. Empty when
+   * the fixture cannot open one (an in-memory store is one process: it returns the store itself,
+   * which the test then does not close).
+   */
+  default java.util.Optional<MetadataStore> openPeer(MetadataStore store) {
+    return java.util.Optional.empty();
+  }
+
   /** Called after each test with the store {@link #open()} returned; closes it by default. */
   default void close(MetadataStore store) {
     store.close();

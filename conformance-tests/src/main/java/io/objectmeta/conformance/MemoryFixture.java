@@ -18,4 +18,10 @@ public final class MemoryFixture implements ConformanceFixture {
   public MetadataStore open() {
     return new MemoryMetadataStore();
   }
+
+  /** One process: its one store is its own peer. */
+  @Override
+  public java.util.Optional<MetadataStore> openPeer(MetadataStore store) {
+    return java.util.Optional.of(store);
+  }
 }

@@ -95,6 +95,10 @@ public abstract class MetadataStoreConformance {
   class Suspended extends Scenarios implements SuspendedVersioningContract {}
 
   @Nested
+  @DisplayName("several stores on one database")
+  class SharedStores extends Scenarios implements SharedStoreContract {}
+
+  @Nested
   @DisplayName("conditional puts")
   class ConditionalPuts extends Scenarios implements ConditionalPutContract {}
 
