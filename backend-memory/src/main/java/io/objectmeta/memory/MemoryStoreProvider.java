@@ -44,6 +44,12 @@ public final class MemoryStoreProvider implements MetadataStoreProvider {
         return new MemoryMetadataStore();
       }
 
+      /** One process: a store is its own peer. */
+      @Override
+      public java.util.Optional<MetadataStore> openPeer(MetadataStore store) {
+        return java.util.Optional.of(store);
+      }
+
       @Override
       public void close() {
         // nothing to remove

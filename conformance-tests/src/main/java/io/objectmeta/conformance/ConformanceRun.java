@@ -90,6 +90,11 @@ public final class ConformanceRun {
       }
 
       @Override
+      public java.util.Optional<MetadataStore> openPeer(MetadataStore store) {
+        return space.openPeer(store);
+      }
+
+      @Override
       public Map<Capability, String> unsupported() {
         return lacking;
       }

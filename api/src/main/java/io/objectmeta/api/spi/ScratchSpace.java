@@ -18,6 +18,14 @@ public interface ScratchSpace extends AutoCloseable {
   /** A new store in a namespace of its own, empty. The caller closes it. */
   MetadataStore open();
 
+  /**
+   * A second store on the namespace of {@code store} (one {@link #open()} returned), opened
+   * separately as another process would; the caller closes it. Empty where the space cannot.
+   */
+  default java.util.Optional<MetadataStore> openPeer(MetadataStore store) {
+    return java.util.Optional.empty();
+  }
+
   /** Removes every namespace this space created; stores it opened should be closed first. */
   @Override
   void close();

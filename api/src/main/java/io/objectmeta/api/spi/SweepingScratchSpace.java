@@ -35,6 +35,7 @@ public abstract class SweepingScratchSpace implements ScratchSpace {
   private final String run;
   private int namespaces;
   private final java.util.List<MetadataStore> opened = new java.util.ArrayList<>();
+  private final java.util.Map<MetadataStore, Integer> namespaceOf = new java.util.IdentityHashMap<>();
   private int removedRuns;
   private boolean begun;
   private boolean closed;
@@ -65,7 +66,10 @@ public abstract class SweepingScratchSpace implements ScratchSpace {
    */
   protected abstract void remove(String run);
 
-  /** A store in a new namespace of this run, numbered {@code n} (1, 2, …). */
+  /**
+   * A store on namespace {@code n} of this run (1, 2, …): new the first time, what it holds after;
+   * opening it again gives another store on the same namespace ({@link #openPeer}).
+   */
   protected abstract MetadataStore openNamespace(int n);
 
   /** Stops showing this run as alive; {@link #remove} of its namespaces follows. */
@@ -86,7 +90,16 @@ public abstract class SweepingScratchSpace implements ScratchSpace {
     }
     MetadataStore store = openNamespace(++namespaces);
     opened.add(store);
+    namespaceOf.put(store, namespaces);
     return store;
+  }
+
+  /** Opens the namespace of {@code store} again: each backend's openNamespace keeps what is there. */
+  @Override
+  public final synchronized java.util.Optional<MetadataStore> openPeer(MetadataStore store) {
+    Integer n = namespaceOf.get(store);
+    return n == null || closed ? java.util.Optional.empty()
+        : java.util.Optional.of(openNamespace(n));
   }
 
   /** How many runs left behind by others were removed when this one began. */

@@ -59,6 +59,12 @@ public final class VerifyCommand extends StoreCommand {
         }
 
         @Override
+        public java.util.Optional<io.objectmeta.api.MetadataStore> openPeer(
+            io.objectmeta.api.MetadataStore store) {
+          return scratch.openPeer(store);
+        }
+
+        @Override
         public Map<io.objectmeta.api.Capability, String> unsupported() {
           return scratch.unsupported();
         }
