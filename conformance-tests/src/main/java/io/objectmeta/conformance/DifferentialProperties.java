@@ -55,6 +55,22 @@ public abstract class DifferentialProperties {
       "\uD83D\uDE00", "b/");
   static final List<Integer> MAX_KEYS = List.of(0, 1, 2, 3, 1000);
 
+  /** Metadata that breaks one rule each: text no database stores alike, header injection, bounds. */
+  static final List<ObjectMetadata> BAD = List.of(
+      Sample.object("bad").toBuilder().etag("e\u0000").build(),
+      Sample.object("bad").toBuilder().contentType("text/\uD800plain").build(),
+      Sample.object("bad").toBuilder().owner("o\u0000").build(),
+      Sample.object("bad").toBuilder().storageClass("BOGUS").build(),
+      Sample.object("bad").toBuilder().userMetadata(Map.of("name", "v\r\nX-Injected: 1")).build(),
+      Sample.object("bad").toBuilder().userMetadata(Map.of("two words", "v")).build(),
+      Sample.object("bad").toBuilder().tags(Map.of("t", "\uDC00")).build(),
+      Sample.object("bad").toBuilder().dataLocations(List.of(
+          new io.objectmeta.api.model.DataLocation("d", "k\u0000", 0, 1))).build(),
+      Sample.object("bad").toBuilder().attributes(
+          io.objectmeta.api.model.Json.object("{\"a\":\"\\u0000\"}")).build(),
+      Sample.object("bad", 0).toBuilder().size(Long.MAX_VALUE).build(),
+      Sample.object("bad", 0).toBuilder().size((5L << 40) + 1).build());
+
   // --------------------------------------------------------------------------------- operations
 
   /** One step of a program. Versions are named by ordinal (see {@link Ids#resolve}). */
@@ -72,6 +88,9 @@ public abstract class DifferentialProperties {
   public record Put(int bucket, int key, int content, long size, Cond cond, int ref) implements Op {}
 
   public record Delete(int bucket, int key) implements Op {}
+
+  /** A put whose metadata breaks one input rule ({@link #BAD}): refused alike everywhere. */
+  public record PutBad(int bucket, int key, int bad) implements Op {}
 
   public record DeleteVersion(int bucket, int key, int ref) implements Op {}
 
@@ -151,6 +170,8 @@ public abstract class DifferentialProperties {
         net.jqwik.api.Tuple.of(4, Combinators.combine(bucket, Arbitraries.of(VersioningState.class)).as(SetVersioning::new)),
         net.jqwik.api.Tuple.of(20, put),
         net.jqwik.api.Tuple.of(5, Combinators.combine(bucket, key).as(Delete::new)),
+        net.jqwik.api.Tuple.of(3, Combinators.combine(bucket, key,
+            Arbitraries.integers().between(0, BAD.size() - 1)).as(PutBad::new)),
         net.jqwik.api.Tuple.of(4, Combinators.combine(bucket, key, ref).as(DeleteVersion::new)),
         net.jqwik.api.Tuple.of(4, Combinators.combine(bucket, key).as(Get::new)),
         net.jqwik.api.Tuple.of(4, Combinators.combine(bucket, key, ref).as(GetVersion::new)),
@@ -205,7 +226,8 @@ public abstract class DifferentialProperties {
   record VersionView(String key, String versionId, boolean nullVersion, boolean deleteMarker,
       boolean latest, ObjectMetadata metadata) {}
 
-  record Failure(String type, boolean deleteMarker, String versionId) {}
+  /** A refusal: its type, what NoSuchKey says of a delete marker, the field InvalidArgument names. */
+  record Failure(String type, boolean deleteMarker, String versionId, String field) {}
 
   static VersionView view(ObjectVersion v, Ids ids) {
     return new VersionView(v.key(), ids.normalize(v.versionId()), v.nullVersion(), v.deleteMarker(),
@@ -220,9 +242,12 @@ public abstract class DifferentialProperties {
     try {
       return call.get();
     } catch (NoSuchKeyException e) {
-      return new Failure(e.getClass().getSimpleName(), e.deleteMarker(), ids.normalize(e.versionId()));
+      return new Failure(e.getClass().getSimpleName(), e.deleteMarker(), ids.normalize(e.versionId()),
+          null);
+    } catch (io.objectmeta.api.error.InvalidArgumentException e) {
+      return new Failure(e.getClass().getSimpleName(), false, null, e.field());
     } catch (MetadataException e) {
-      return new Failure(e.getClass().getSimpleName(), false, null);
+      return new Failure(e.getClass().getSimpleName(), false, null, null);
     }
   }
 
@@ -251,6 +276,8 @@ public abstract class DifferentialProperties {
         case IF_MATCH_VERSION -> WriteCondition.ifMatchVersionId(ids.resolve(p.ref()));
       };
       return view(s.putObject(BUCKETS.get(p.bucket()), KEYS.get(p.key()), content(p.content(), p.size()), cond), ids);
+    } else if (op instanceof PutBad p) {
+      return view(s.putObject(BUCKETS.get(p.bucket()), KEYS.get(p.key()), BAD.get(p.bad())), ids);
     } else if (op instanceof Delete d) {
       DeleteResult r = s.deleteObject(BUCKETS.get(d.bucket()), KEYS.get(d.key()));
       return List.of(r.key(), String.valueOf(ids.normalize(r.versionId())), r.deleteMarker());

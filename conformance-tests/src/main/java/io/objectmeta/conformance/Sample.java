@@ -32,8 +32,9 @@ public final class Sample {
     return object(name, 10);
   }
 
+  /** Where a sample's bytes would be: data/NAME, a NUL in the name written %00 (keys may hold NUL, data keys may not). */
   public static DataLocation location(String name, long offset, long size) {
-    return new DataLocation(DATA_STORE, "data/" + name, offset, size);
+    return new DataLocation(DATA_STORE, "data/" + name.replace("\u0000", "%00"), offset, size);
   }
 
   /** A part of {@code size} bytes, etag the MD5 of {@code name}, one data location. */

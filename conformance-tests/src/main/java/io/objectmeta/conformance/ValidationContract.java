@@ -207,6 +207,85 @@ public interface ValidationContract extends StoreScenario {
     assertMetadataInvalid("metadata.userMetadata", meta().userMetadata(Map.of("name", "\uD800")).build());
   }
 
+  /** Text that no backend stores the same way: NUL, and surrogates without their pair. */
+  String[] NOT_TEXT = {"a\u0000b", "a\uD800b", "\uDC00z"};
+
+  @Test
+  default void everyTextFieldRefusesNulAndLoneSurrogatesNamingTheField() {
+    for (String bad : NOT_TEXT) {
+      assertMetadataInvalid("metadata.etag", meta().etag(bad).build());
+      assertMetadataInvalid("metadata.contentType", meta().contentType(bad).build());
+      assertMetadataInvalid("metadata.owner", meta().owner(bad).build());
+      assertMetadataInvalid("metadata.storageClass", meta().storageClass(bad).build());
+      assertMetadataInvalid("metadata.replicationStatus", meta().replicationStatus(bad).build());
+      assertMetadataInvalid("metadata.userMetadata", meta().userMetadata(Map.of("name", bad)).build());
+      assertMetadataInvalid("metadata.tags", meta().tags(Map.of("t", bad)).build());
+      assertMetadataInvalid("metadata.tags", meta().tags(Map.of(bad, "v")).build());
+      assertMetadataInvalid("metadata.dataLocations.key",
+          meta().dataLocations(List.of(new DataLocation("d", bad, 0, 1))).build());
+      com.fasterxml.jackson.databind.node.ObjectNode attributes = Json.object("{}");
+      attributes.put("a", bad);
+      assertMetadataInvalid("metadata.attributes", meta().attributes(attributes).build());
+      String b = populated();
+      assertInvalid("owner", () -> store().createBucket(BucketNames.next(), bad, null));
+      assertInvalid("attributes", () -> store().createBucket(BucketNames.next(), OWNER, attributes));
+      assertInvalid("update.attributes", () -> store().updateBucket(b, BucketUpdate.attributes(attributes)));
+      assertInvalid("update.tags", () -> store().updateObjectMetadata(b, "k", null,
+          ObjectMetadataUpdate.tags(Map.of("t", bad))));
+    }
+  }
+
+  @Test
+  default void valuesSentBackAsHeadersRefuseControlCharacters() {
+    for (String bad : new String[] {"v\r\nX-Injected: yes", "v\nw", "v\rw", "v\u0007", "v\u007f"}) {
+      assertMetadataInvalid("metadata.etag", meta().etag(bad).build());
+      assertMetadataInvalid("metadata.contentType", meta().contentType(bad).build());
+      assertMetadataInvalid("metadata.userMetadata", meta().userMetadata(Map.of("name", bad)).build());
+    }
+    String b = populated();
+    ObjectMetadata tab = meta().contentType("text/plain;\tcharset=utf-8")
+        .userMetadata(Map.of("note", "caf\u00e9 \u65e5\u672c")).build();
+    store().putObject(b, "tab", tab);
+    assertThat(store().getObject(b, "tab").metadata().userMetadata()).isEqualTo(tab.userMetadata());
+  }
+
+  @Test
+  default void userMetadataNamesAreHttpTokens() {
+    for (String name : new String[] {"with space", "caf\u00e9", "a:b", "a/b", "(x)", "a\tb", "a\nb"}) {
+      assertMetadataInvalid("metadata.userMetadata", meta().userMetadata(Map.of(name, "v")).build());
+    }
+    String b = populated();
+    Map<String, String> tokens = Map.of("x-Camera_1.model", "a", "!#$%&'*+-.^_`|~", "b");
+    store().putObject(b, "tokens", meta().userMetadata(tokens).build());
+    assertThat(store().getObject(b, "tokens").metadata().userMetadata()).isEqualTo(tokens);
+  }
+
+  @Test
+  default void storageClassesComeFromS3sSet() {
+    for (String bad : new String[] {"BOGUS", "standard", "STANDARD ", "s".repeat(64)}) {
+      assertMetadataInvalid("metadata.storageClass", meta().storageClass(bad).build());
+    }
+    String b = populated();
+    for (String sc : new java.util.TreeSet<>(io.objectmeta.api.validation.Validation.STORAGE_CLASSES)) {
+      store().putObject(b, "sc", meta().storageClass(sc).build());
+      assertThat(store().getObject(b, "sc").metadata().storageClass()).isEqualTo(sc);
+    }
+  }
+
+  @Test
+  default void sizesAreBoundedByS3sLargestObjectAndPart() {
+    long max = io.objectmeta.api.validation.Validation.MAX_OBJECT_SIZE;
+    assertMetadataInvalid("metadata.size", meta().size(max + 1).build());
+    assertMetadataInvalid("metadata.size", meta().size(Long.MAX_VALUE).build());
+    String b = populated();
+    store().putObject(b, "largest", meta().size(max).build());
+    store().putObject(b, "largest", meta().size(max).build()); // and its predecessor, non-current
+    assertThat(store().bucketUsage(b).currentBytes()).isGreaterThanOrEqualTo(max);
+    assertThat(store().bucketUsage(b).nonCurrentBytes()).isGreaterThanOrEqualTo(max);
+    assertInvalid("metadata.size", () -> store().putObject(b, "k", meta().size(Long.MAX_VALUE).build()));
+    assertThat(store().usage().total().currentBytes()).isGreaterThanOrEqualTo(max);
+  }
+
   @Test
   default void elevenTagsAreRefusedAndTenAccepted() {
     Map<String, String> ten = new LinkedHashMap<>();

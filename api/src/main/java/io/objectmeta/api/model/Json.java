@@ -11,11 +11,19 @@ public final class Json {
   private Json() {}
 
   /**
-   * A mapper with default settings, plus Blackbird (generated accessors instead of reflection:
-   * metadata is encoded and decoded on every database read and write). Thread-safe.
+   * A strict mapper, plus Blackbird (generated accessors instead of reflection: metadata is
+   * encoded and decoded on every database read and write). Thread-safe. JSON is read as written:
+   * a document with anything after it, a field twice, a number with a fraction (or a string) where
+   * an integer belongs, a null for a number, or an unknown field is refused, never guessed at.
    */
-  public static final ObjectMapper MAPPER = new ObjectMapper()
-      .registerModule(new com.fasterxml.jackson.module.blackbird.BlackbirdModule());
+  public static final ObjectMapper MAPPER = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+      .addModule(new com.fasterxml.jackson.module.blackbird.BlackbirdModule())
+      .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+      .disable(com.fasterxml.jackson.databind.DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+      .disable(com.fasterxml.jackson.databind.MapperFeature.ALLOW_COERCION_OF_SCALARS)
+      .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .build();
 
   /** A deep copy, or an empty object for null. */
   public static ObjectNode copyOrEmpty(ObjectNode node) {

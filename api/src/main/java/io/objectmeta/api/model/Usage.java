@@ -16,15 +16,34 @@ public record Usage(long currentObjects, long currentBytes, long nonCurrentVersi
 
   public static final Usage ZERO = new Usage(0, 0, 0, 0, 0, 0, 0);
 
+  /**
+   * The sum, every counter checked: a counter that would leave the range of a long is refused
+   * (InvalidArgument: the write that would make it is), never wrapped.
+   */
   public Usage plus(Usage o) {
-    return new Usage(currentObjects + o.currentObjects, currentBytes + o.currentBytes,
-        nonCurrentVersions + o.nonCurrentVersions, nonCurrentBytes + o.nonCurrentBytes,
-        deleteMarkers + o.deleteMarkers, uploads + o.uploads, partBytes + o.partBytes);
+    return combine(o, false);
   }
 
+  /** The difference, checked as {@link #plus}. */
   public Usage minus(Usage o) {
-    return new Usage(currentObjects - o.currentObjects, currentBytes - o.currentBytes,
-        nonCurrentVersions - o.nonCurrentVersions, nonCurrentBytes - o.nonCurrentBytes,
-        deleteMarkers - o.deleteMarkers, uploads - o.uploads, partBytes - o.partBytes);
+    return combine(o, true);
+  }
+
+  private Usage combine(Usage o, boolean subtract) {
+    return new Usage(at("currentObjects", currentObjects, o.currentObjects, subtract),
+        at("currentBytes", currentBytes, o.currentBytes, subtract),
+        at("nonCurrentVersions", nonCurrentVersions, o.nonCurrentVersions, subtract),
+        at("nonCurrentBytes", nonCurrentBytes, o.nonCurrentBytes, subtract),
+        at("deleteMarkers", deleteMarkers, o.deleteMarkers, subtract),
+        at("uploads", uploads, o.uploads, subtract), at("partBytes", partBytes, o.partBytes, subtract));
+  }
+
+  private static long at(String counter, long a, long b, boolean subtract) {
+    try {
+      return subtract ? Math.subtractExact(a, b) : Math.addExact(a, b);
+    } catch (ArithmeticException e) {
+      throw new io.objectmeta.api.error.InvalidArgumentException("usage." + counter,
+          "would leave the range of a 64-bit counter (" + a + (subtract ? " - " : " + ") + b + ")");
+    }
   }
 }

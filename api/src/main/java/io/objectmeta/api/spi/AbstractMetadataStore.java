@@ -321,6 +321,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
       CompletedPart c = Validation.notNull("parts[" + i + "]", parts.get(i));
       Validation.partNumber("parts[" + i + "].partNumber", c.partNumber());
       Validation.notNull("parts[" + i + "].etag", c.etag());
+      Validation.headerValue("parts[" + i + "].etag", c.etag());
       if (c.partNumber() <= last) {
         throw new InvalidPartOrderException("parts: part numbers must be strictly ascending; "
             + c.partNumber() + " follows " + last);

@@ -35,14 +35,25 @@ import java.util.regex.Pattern;
  *   <tr><td>prefix, delimiter, markers</td><td>at most 1024 bytes of UTF-8, well-formed</td></tr>
  *   <tr><td>max keys, max uploads, max parts, max buckets</td><td>0 to 1000</td></tr>
  *   <tr><td>owner</td><td>1 to 256 characters</td></tr>
- *   <tr><td>user metadata</td><td>names non-empty; names and values together at most 2048
- *       bytes of UTF-8 (S3's limit)</td></tr>
+ *   <tr><td>every text field</td><td>no NUL and no unpaired surrogate (databases differ on
+ *       both: one refuses NUL, another stores a surrogate as '?'); keys excepted: they are
+ *       bytes, NUL included</td></tr>
+ *   <tr><td>values sent back as HTTP headers: etag, content type, owner, user metadata values,
+ *       tags, replication status</td><td>no control character but tab (no CR, LF, DEL): a
+ *       header cannot be split</td></tr>
+ *   <tr><td>user metadata</td><td>names are HTTP tokens (RFC 9110: letters, digits and
+ *       !#$%&amp;'*+-.^_`|~); names and values together at most 2048 bytes of UTF-8 (S3's
+ *       limit)</td></tr>
  *   <tr><td>tags</td><td>at most 10; key 1 to 128 characters, value at most 256 (S3's limits)</td></tr>
  *   <tr><td>etag, content type</td><td>at most 1024 characters</td></tr>
- *   <tr><td>storage class, replication status</td><td>1 to 64 characters</td></tr>
+ *   <tr><td>storage class</td><td>one of S3's: STANDARD, REDUCED_REDUNDANCY, STANDARD_IA,
+ *       ONEZONE_IA, INTELLIGENT_TIERING, GLACIER, DEEP_ARCHIVE, OUTPOSTS, GLACIER_IR, SNOW,
+ *       EXPRESS_ONEZONE</td></tr>
+ *   <tr><td>replication status</td><td>1 to 64 characters</td></tr>
  *   <tr><td>data locations</td><td>at most 10000; offset and size not negative</td></tr>
- *   <tr><td>attributes, ACL (object and bucket)</td><td>at most 64 KiB as compact JSON</td></tr>
- *   <tr><td>size</td><td>not negative</td></tr>
+ *   <tr><td>attributes, ACL (object and bucket)</td><td>at most 64 KiB as compact JSON; its
+ *       names and strings text as above</td></tr>
+ *   <tr><td>size</td><td>0 to 5 TiB (S3's largest object); a part 0 to 5 GiB</td></tr>
  *   <tr><td>batch calls</td><td>1 to 1000 refs</td></tr>
  *   <tr><td>part numbers</td><td>1 to 10000</td></tr>
  *   <tr><td>bucket ids (restores)</td><td>a UUID in canonical lower-case form</td></tr>
@@ -64,6 +75,16 @@ public final class Validation {
   public static final int MAX_PART_NUMBER = 10_000;
   public static final int MAX_BATCH = 1000;
   public static final int MAX_OWNER = 256;
+  /** S3's largest object: 5 TiB. */
+  public static final long MAX_OBJECT_SIZE = 5L << 40;
+  /** S3's largest part: 5 GiB. */
+  public static final long MAX_PART_SIZE = 5L << 30;
+  /** S3's storage classes; a store holds no other. */
+  public static final java.util.Set<String> STORAGE_CLASSES = java.util.Set.of("STANDARD",
+      "REDUCED_REDUNDANCY", "STANDARD_IA", "ONEZONE_IA", "INTELLIGENT_TIERING", "GLACIER",
+      "DEEP_ARCHIVE", "OUTPOSTS", "GLACIER_IR", "SNOW", "EXPRESS_ONEZONE");
+  /** RFC 9110's token: what an HTTP field name (and so an x-amz-meta- name) may hold. */
+  private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
   private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
@@ -145,6 +166,7 @@ public final class Validation {
     if (owner == null || owner.isEmpty() || owner.length() > MAX_OWNER) {
       throw new InvalidArgumentException(field, "must be 1 to " + MAX_OWNER + " characters");
     }
+    headerValue(field, owner);
   }
 
   /** A version id given by a client: "null" or one this library minted. */
@@ -194,15 +216,20 @@ public final class Validation {
   public static void part(String field, Part part) {
     notNull(field, part);
     partNumber(field + ".partNumber", part.partNumber());
-    if (part.size() < 0) {
-      throw new InvalidArgumentException(field + ".size", "must not be negative, got " + part.size());
+    if (part.size() < 0 || part.size() > MAX_PART_SIZE) {
+      throw new InvalidArgumentException(field + ".size", "must be 0 to " + MAX_PART_SIZE
+          + " bytes (5 GiB), got " + part.size());
     }
     notNull(field + ".etag", part.etag());
+    maxChars(field + ".etag", part.etag(), 1024);
+    headerValue(field + ".etag", part.etag());
+    dataLocations(field + ".dataLocations", part.dataLocations());
   }
 
   /** A JSON object or value of at most 64 KiB. */
   public static void json(String field, JsonNode node) {
     if (node != null) {
+      jsonText(field, node);
       int size = Json.serializedSize(node);
       if (size > MAX_JSON_BYTES) {
         throw new InvalidArgumentException(field, "must be at most " + MAX_JSON_BYTES
@@ -221,15 +248,24 @@ public final class Validation {
     if (m == null) {
       throw new InvalidArgumentException(field, "must not be null");
     }
-    if (m.size() < 0) {
-      throw new InvalidArgumentException(field + ".size", "must not be negative, got " + m.size());
+    if (m.size() < 0 || m.size() > MAX_OBJECT_SIZE) {
+      throw new InvalidArgumentException(field + ".size", "must be 0 to " + MAX_OBJECT_SIZE
+          + " bytes (5 TiB), got " + m.size());
     }
     maxChars(field + ".etag", m.etag(), 1024);
+    headerValue(field + ".etag", m.etag());
     maxChars(field + ".contentType", m.contentType(), 1024);
+    headerValue(field + ".contentType", m.contentType());
     maxChars(field + ".owner", m.owner(), MAX_OWNER);
-    nonEmptyMaxChars(field + ".storageClass", m.storageClass(), 64);
+    headerValue(field + ".owner", m.owner());
+    if (!STORAGE_CLASSES.contains(m.storageClass())) {
+      throw new InvalidArgumentException(field + ".storageClass", "must be one of S3's storage"
+          + " classes " + new java.util.TreeSet<>(STORAGE_CLASSES) + ", got \""
+          + printable(m.storageClass()) + "\"");
+    }
     if (m.replicationStatus() != null) {
       nonEmptyMaxChars(field + ".replicationStatus", m.replicationStatus(), 64);
+      headerValue(field + ".replicationStatus", m.replicationStatus());
     }
     String userField = field + ".userMetadata";
     int metaBytes = 0;
@@ -238,11 +274,15 @@ public final class Validation {
         throw new InvalidArgumentException(userField, "names must not be empty");
       }
       if (e.getValue() == null) {
-        throw new InvalidArgumentException(userField, "value of \"" + e.getKey()
+        throw new InvalidArgumentException(userField, "value of \"" + printable(e.getKey())
             + "\" must not be null");
       }
-      wellFormed(userField, e.getKey());
-      wellFormed(userField, e.getValue());
+      if (!TOKEN.matcher(e.getKey()).matches()) {
+        throw new InvalidArgumentException(userField, "names must be HTTP tokens (letters, digits"
+            + " and !#$%&'*+-.^_`|~: they become x-amz-meta- header names), got \""
+            + printable(e.getKey()) + "\"");
+      }
+      headerValue(userField, e.getValue());
       metaBytes += KeyOrder.utf8Length(e.getKey()) + KeyOrder.utf8Length(e.getValue());
     }
     if (metaBytes > MAX_USER_METADATA_BYTES) {
@@ -265,6 +305,8 @@ public final class Validation {
       if (d.offset() < 0 || d.size() < 0) {
         throw new InvalidArgumentException(field, "offset and size must not be negative");
       }
+      text(field + ".store", d.store());
+      text(field + ".key", d.key());
     }
   }
 
@@ -278,6 +320,7 @@ public final class Validation {
     }
     if (u.replicationStatus() != null) {
       nonEmptyMaxChars("update.replicationStatus", u.replicationStatus(), 64);
+      headerValue("update.replicationStatus", u.replicationStatus());
     }
     json("update.acl", u.acl());
     json("update.attributes", u.attributes());
@@ -297,8 +340,10 @@ public final class Validation {
       if (e.getValue() == null
           || e.getValue().codePointCount(0, e.getValue().length()) > MAX_TAG_VALUE) {
         throw new InvalidArgumentException(field, "tag values must be 0 to " + MAX_TAG_VALUE
-            + " characters (\"" + e.getKey() + "\")");
+            + " characters (\"" + printable(e.getKey()) + "\")");
       }
+      headerValue(field, e.getKey());
+      headerValue(field, e.getValue());
     }
   }
 
@@ -420,14 +465,16 @@ public final class Validation {
         throw new InvalidArgumentException(field + ".id", "must be 1 to " + MAX_RECORD_ID
             + " characters");
       }
+      text(field + ".id", r.id());
       try {
         bucketName(r.bucket());
       } catch (InvalidBucketNameException e) {
         throw new InvalidArgumentException(field + ".bucket", e.getMessage());
       }
       bucketId(field + ".bucketId", r.bucketId());
-      if (r.size() < 0) {
-        throw new InvalidArgumentException(field + ".size", "must not be negative, got " + r.size());
+      if (r.size() < 0 || r.size() > MAX_OBJECT_SIZE) {
+        throw new InvalidArgumentException(field + ".size", "must be 0 to " + MAX_OBJECT_SIZE
+            + " bytes (5 TiB), got " + r.size());
       }
       dataLocations(field + ".dataLocations", r.dataLocations());
       switch (r.kind()) {
@@ -484,6 +531,70 @@ public final class Validation {
       throw new InvalidArgumentException(field, "must not be null");
     }
     return value;
+  }
+
+  /**
+   * Text a database stores as text: no NUL (PostgreSQL's text and jsonb cannot hold it, so the
+   * backends would disagree) and no unpaired surrogate (it has no UTF-8 form). Null passes.
+   */
+  public static void text(String field, String value) {
+    if (value == null) {
+      return;
+    }
+    if (value.indexOf('\0') >= 0) {
+      throw new InvalidArgumentException(field, "must not contain NUL (U+0000)");
+    }
+    wellFormed(field, value);
+  }
+
+  /**
+   * A value an S3 server sends back as an HTTP header (etag, content type, user metadata, owner,
+   * tags, storage and replication status): {@link #text} without control characters (RFC 9110's
+   * field-value: no CR, LF or other C0 control but tab, no DEL), so it cannot split a header.
+   * Null passes.
+   */
+  public static void headerValue(String field, String value) {
+    text(field, value);
+    if (value == null) {
+      return;
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if ((c < 0x20 && c != '\t') || c == 0x7f) {
+        throw new InvalidArgumentException(field, String.format("must not contain control"
+            + " characters (U+%04X at %d): it is sent back as an HTTP header", (int) c, i));
+      }
+    }
+  }
+
+  /** Every field name and string of a JSON tree as {@link #text}. */
+  private static void jsonText(String field, JsonNode node) {
+    if (node.isTextual()) {
+      text(field, node.textValue());
+    } else if (node.isObject()) {
+      for (java.util.Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        text(field, e.getKey());
+        jsonText(field, e.getValue());
+      }
+    } else if (node.isArray()) {
+      for (JsonNode n : node) {
+        jsonText(field, n);
+      }
+    }
+  }
+
+  /** A value quoted in a message: control characters escaped, at most 64 characters. */
+  private static String printable(String s) {
+    StringBuilder b = new StringBuilder();
+    s.codePoints().limit(64).forEach(c -> {
+      if (c < 0x20 || c == 0x7f || (c >= 0xd800 && c <= 0xdfff)) {
+        b.append(String.format("\\u%04x", c));
+      } else {
+        b.appendCodePoint(c);
+      }
+    });
+    return b.toString();
   }
 
   private static void wellFormed(String field, String value) {

@@ -24,6 +24,7 @@ public final class MultipartRules {
    * @param stored the upload's part records by number
    * @param named the parts the client named, ascending (checked by validation)
    * @throws InvalidPartException a named part is missing or its etag differs
+   * @throws io.objectmeta.api.error.InvalidArgumentException the parts add up to more than 5 TiB
    */
   public static ObjectMetadata complete(ObjectMetadata initiated, Map<Integer, Part> stored,
       List<CompletedPart> named) {
@@ -44,6 +45,11 @@ public final class MultipartRules {
       }
       size += p.size();
       md5.update(etagBytes(unquote(p.etag())));
+    }
+    if (size > io.objectmeta.api.validation.Validation.MAX_OBJECT_SIZE) {
+      throw new io.objectmeta.api.error.InvalidArgumentException("parts", "the object would be "
+          + size + " bytes, more than S3's largest, " + io.objectmeta.api.validation.Validation.MAX_OBJECT_SIZE
+          + " (5 TiB)");
     }
     String etag = HexFormat.of().formatHex(md5.digest()) + "-" + named.size();
     return initiated.toBuilder().size(size).dataLocations(locations).etag(etag).build();

@@ -14,6 +14,7 @@ import io.objectmeta.api.model.DataLocation;
 import io.objectmeta.api.model.Json;
 import io.objectmeta.api.model.ObjectMetadata;
 import io.objectmeta.api.model.ObjectMetadataUpdate;
+import io.objectmeta.api.model.Part;
 import io.objectmeta.api.version.VersionId;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -302,9 +303,12 @@ class ValidationTest {
     invalid("metadata.contentType", () -> Validation.metadata(meta().contentType("c".repeat(1025)).build()));
     ok(() -> Validation.metadata(meta().owner("o".repeat(256)).build()));
     invalid("metadata.owner", () -> Validation.metadata(meta().owner("o".repeat(257)).build()));
-    ok(() -> Validation.metadata(meta().storageClass("s".repeat(64)).build()));
+    for (String sc : Validation.STORAGE_CLASSES) {
+      ok(() -> Validation.metadata(meta().storageClass(sc).build()));
+    }
     invalid("metadata.storageClass", () -> Validation.metadata(meta().storageClass("").build()));
-    invalid("metadata.storageClass", () -> Validation.metadata(meta().storageClass("s".repeat(65)).build()));
+    invalid("metadata.storageClass", () -> Validation.metadata(meta().storageClass("BOGUS").build()));
+    invalid("metadata.storageClass", () -> Validation.metadata(meta().storageClass("standard").build()));
     ok(() -> Validation.metadata(meta().replicationStatus("PENDING").build()));
     ok(() -> Validation.metadata(meta().replicationStatus("r".repeat(64)).build()));
     invalid("metadata.replicationStatus", () -> Validation.metadata(meta().replicationStatus("").build()));
@@ -321,11 +325,74 @@ class ValidationTest {
     ok(() -> Validation.metadata(meta().userMetadata(Map.of("a", "x".repeat(1023), "b", "y".repeat(1023))).build()));
     invalid("metadata.userMetadata", () -> Validation.metadata(
         meta().userMetadata(Map.of("a", "x".repeat(1023), "b", "y".repeat(1024))).build()));
-    ok(() -> Validation.metadata(meta().userMetadata(Map.of("\u00e9", "\u00e9".repeat(1023))).build()));
+    ok(() -> Validation.metadata(meta().userMetadata(Map.of("e", "\u00e9".repeat(1023) + "a")).build()));
     invalid("metadata.userMetadata", () -> Validation.metadata(
-        meta().userMetadata(Map.of("\u00e9", "\u00e9".repeat(1023) + "a")).build()));
+        meta().userMetadata(Map.of("e", "\u00e9".repeat(1023) + "ab")).build()));
     invalid("metadata.userMetadata", () -> Validation.metadata(
         meta().userMetadata(Map.of("k", "\uD83D\uDE00".repeat(512))).build()));
+  }
+
+  @Test
+  void everyTextFieldRefusesNulAndLoneSurrogatesNamingTheField() {
+    for (String bad : new String[] {"a\0b", "a\uD800b", "\uDC00"}) {
+      invalid("metadata.etag", () -> Validation.metadata(meta().etag(bad).build()));
+      invalid("metadata.contentType", () -> Validation.metadata(meta().contentType(bad).build()));
+      invalid("metadata.owner", () -> Validation.metadata(meta().owner(bad).build()));
+      invalid("metadata.storageClass", () -> Validation.metadata(meta().storageClass(bad).build()));
+      invalid("metadata.replicationStatus",
+          () -> Validation.metadata(meta().replicationStatus(bad).build()));
+      invalid("metadata.userMetadata",
+          () -> Validation.metadata(meta().userMetadata(Map.of("k", bad)).build()));
+      invalid("metadata.tags", () -> Validation.metadata(meta().tags(Map.of("k", bad)).build()));
+      invalid("metadata.tags", () -> Validation.metadata(meta().tags(Map.of(bad, "v")).build()));
+      invalid("metadata.dataLocations.key", () -> Validation.metadata(
+          meta().dataLocations(List.of(new DataLocation("s", bad, 0, 1))).build()));
+      invalid("metadata.dataLocations.store", () -> Validation.metadata(
+          meta().dataLocations(List.of(new DataLocation(bad, "k", 0, 1))).build()));
+      com.fasterxml.jackson.databind.node.ObjectNode attrs = Json.object("{}");
+      attrs.put("k", bad);
+      invalid("metadata.attributes", () -> Validation.metadata(meta().attributes(attrs).build()));
+      com.fasterxml.jackson.databind.node.ObjectNode named = Json.object("{}");
+      named.putArray(bad).add(1);
+      invalid("metadata.acl", () -> Validation.metadata(meta().acl(named).build()));
+      invalid("owner", () -> Validation.owner("owner", bad));
+    }
+  }
+
+  @Test
+  void headerValuesRefuseControlCharactersButTabAndNamesAreTokens() {
+    for (String bad : new String[] {"a\r\nX-Injected: 1", "a\nb", "a\rb", "a\u0001b", "a\u007fb"}) {
+      invalid("metadata.etag", () -> Validation.metadata(meta().etag(bad).build()));
+      invalid("metadata.contentType", () -> Validation.metadata(meta().contentType(bad).build()));
+      invalid("metadata.userMetadata",
+          () -> Validation.metadata(meta().userMetadata(Map.of("k", bad)).build()));
+    }
+    ok(() -> Validation.metadata(meta().contentType("text/plain;\tcharset=utf-8").build()));
+    ok(() -> Validation.metadata(meta().userMetadata(Map.of("x-Camera_1.model!", "caf\u00e9 \u65e5")).build()));
+    for (String name : new String[] {"with space", "caf\u00e9", "a:b", "a/b", "(x)", "a\tb"}) {
+      invalid("metadata.userMetadata",
+          () -> Validation.metadata(meta().userMetadata(Map.of(name, "v")).build()));
+    }
+  }
+
+  @Test
+  void sizesAreBoundedByS3sLargestObjectAndPart() {
+    ok(() -> Validation.metadata(meta().size(Validation.MAX_OBJECT_SIZE).build()));
+    invalid("metadata.size", () -> Validation.metadata(meta().size(Validation.MAX_OBJECT_SIZE + 1).build()));
+    invalid("metadata.size", () -> Validation.metadata(meta().size(Long.MAX_VALUE).build()));
+    ok(() -> Validation.part("part", Part.of(1, Validation.MAX_PART_SIZE, "e", null)));
+    invalid("part.size", () -> Validation.part("part",
+        Part.of(1, Validation.MAX_PART_SIZE + 1, "e", null)));
+    invalid("part.etag", () -> Validation.part("part", Part.of(1, 1, "e\nX", null)));
+  }
+
+  @Test
+  void usageCountersNeverWrap() {
+    io.objectmeta.api.model.Usage big = new io.objectmeta.api.model.Usage(1, Long.MAX_VALUE - 1, 0, 0, 0, 0, 0);
+    io.objectmeta.api.model.Usage two = new io.objectmeta.api.model.Usage(1, 2, 0, 0, 0, 0, 0);
+    invalid("usage.currentBytes", () -> big.plus(two));
+    invalid("usage.currentBytes", () -> new io.objectmeta.api.model.Usage(0, Long.MIN_VALUE + 1, 0, 0, 0, 0, 0).minus(two));
+    assertThat(big.minus(two).currentBytes()).isEqualTo(Long.MAX_VALUE - 3);
   }
 
   @Test

@@ -90,11 +90,21 @@ public final class MetadataOptions {
       throw new ParameterException(mixee.commandLine(), "--metadata-file " + file
           + ": cannot read it: " + e.getMessage());
     }
+    ObjectMetadata m;
     try {
-      return Output.JSON.readValue(text, ObjectMetadata.class);
+      m = Output.JSON.readValue(text, ObjectMetadata.class);
     } catch (JsonProcessingException e) {
       throw new ParameterException(mixee.commandLine(), "--metadata-file " + file
           + ": not metadata JSON: " + e.getOriginalMessage());
+    } catch (RuntimeException e) {
+      // a record's constructor refusing a value (a negative size, say)
+      throw new ParameterException(mixee.commandLine(), "--metadata-file " + file
+          + ": not metadata JSON: " + e.getMessage());
     }
+    if (m == null) {
+      throw new ParameterException(mixee.commandLine(), "--metadata-file " + file
+          + ": not metadata JSON: the document is null, not an object");
+    }
+    return m;
   }
 }
