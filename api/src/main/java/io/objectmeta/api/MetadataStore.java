@@ -389,11 +389,25 @@ public interface MetadataStore extends AutoCloseable {
    * that no live lease holds. They stay queued, hidden from other claims until the lease ends.
    *
    * @param max 1 to 10000
-   * @param gracePeriod only records older than this (>= 0)
-   * @param lease how long the claim holds (> 0)
+   * @param gracePeriod only records older than this (0 to {@code MAX_GRACE_PERIOD} of
+   *     {@link io.objectmeta.api.validation.Validation}, 100 years)
+   * @param lease how long the claim holds (more than 0, at most a day:
+   *     {@link #renewGarbage} keeps a longer job's claim)
    * @return the claim (possibly with no records)
    */
   GarbageClaim claimGarbage(int max, Duration gracePeriod, Duration lease);
+
+  /**
+   * Extends the lease of the named records this claim still holds, to {@code lease} from now, so
+   * that a sink slower than one lease keeps its batch: while a lease is live no other claim gets
+   * its records. A record whose lease already ended is not renewed (another claim may have it,
+   * or may get it, and acknowledging it is refused the same way): the caller has lost it and must
+   * not count it as freed.
+   *
+   * @param lease as for {@link #claimGarbage}
+   * @return how many of the named records are held, now until {@code lease} from now
+   */
+  int renewGarbage(String claimId, Collection<String> recordIds, Duration lease);
 
   /**
    * Removes claimed records for good. Only records still held by this claim (its lease not

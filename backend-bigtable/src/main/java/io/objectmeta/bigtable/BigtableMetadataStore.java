@@ -1333,6 +1333,25 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   }
 
   @Override
+  protected int doRenewGarbage(String claimId, Collection<String> recordIds, Duration lease) {
+    Instant now = now();
+    long until = GarbageClaim.leaseEndInMillis(now, lease).toEpochMilli();
+    int n = 0;
+    for (GcRow g : claimed(claimId, recordIds)) {
+      if (g.until() <= now.toEpochMilli()) {
+        continue; // ended: another claim may hold it already
+      }
+      Mutation m = Mutation.create();
+      Bt.set(m, Bt.META, UNTIL, Codec.version(until));
+      Bt.set(m, Bt.META, Bt.VERSION, Codec.version(g.version() + 1));
+      if (bt.cas(gc, g.row(), g.version(), m)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Override
   protected int doReleaseGarbage(String claimId, Collection<String> recordIds) {
     int n = 0;
     for (GcRow g : claimed(claimId, recordIds)) {

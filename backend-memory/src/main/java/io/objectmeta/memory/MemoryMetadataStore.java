@@ -429,6 +429,22 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
   }
 
   @Override
+  protected int doRenewGarbage(String claimId, Collection<String> recordIds, Duration lease) {
+    synchronized (lock) {
+      Instant now = clock.instant();
+      int n = 0;
+      for (String id : recordIds) {
+        Queued q = garbage.get(id);
+        if (q != null && claimId.equals(q.claimId) && q.leased(now)) {
+          q.leaseUntil = now.plus(lease);
+          n++;
+        }
+      }
+      return n;
+    }
+  }
+
+  @Override
   protected int doReleaseGarbage(String claimId, Collection<String> recordIds) {
     synchronized (lock) {
       int n = 0;

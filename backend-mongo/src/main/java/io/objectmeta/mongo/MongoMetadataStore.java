@@ -1379,6 +1379,15 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   }
 
   @Override
+  protected int doRenewGarbage(String claimId, Collection<String> recordIds, Duration lease) {
+    Instant now = now();
+    return (int) gc.updateMany(Filters.and(Filters.in("_id", new ArrayList<>(recordIds)),
+        Filters.eq("c", claimId), Filters.gt("u", now.toEpochMilli())),
+        Updates.set("u", GarbageClaim.leaseEndInMillis(now, lease).toEpochMilli()))
+        .getMatchedCount();
+  }
+
+  @Override
   protected int doReleaseGarbage(String claimId, Collection<String> recordIds) {
     return (int) gc.updateMany(Filters.and(Filters.in("_id", new ArrayList<>(recordIds)),
         Filters.eq("c", claimId)), Updates.combine(Updates.unset("c"), Updates.unset("u")))

@@ -1043,43 +1043,77 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     return settle(claimId, recordIds, true);
   }
 
+  @Override
+  protected int doRenewGarbage(String claimId, Collection<String> recordIds, Duration lease) {
+    UUID claim = claimUuid(claimId);
+    ClaimedIds ids = ClaimedIds.of(recordIds);
+    if (claim == null || ids == null) {
+      return 0;
+    }
+    return jdbc(true, c -> {
+      try (NamedSql.Bound q = NamedSql.of(sql.renewClaim()).prepare(c)) {
+        q.set("claim", claim).set("lease", seconds(lease)).set("oids", ids.objects())
+            .set("bids", ids.buckets());
+        try (ResultSet rs = q.statement().executeQuery()) {
+          return rs.next() ? rs.getInt("n") : 0;
+        }
+      }
+    });
+  }
+
+  private static UUID claimUuid(String claimId) {
+    try {
+      return UUID.fromString(claimId);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** Record ids of this store, parsed: object sequence numbers and deleted-bucket ids, sorted. */
+  private record ClaimedIds(long[] objects, UUID[] buckets) {
+    /** Null when none of the ids is one of this store's. */
+    static ClaimedIds of(Collection<String> recordIds) {
+      long[] objectIds = new long[recordIds.size()];
+      int objects = 0;
+      // uuid order in PostgreSQL is unsigned byte order: that of the canonical lower-case text
+      java.util.TreeMap<String, UUID> buckets = new java.util.TreeMap<>();
+      for (String id : recordIds) {
+        // "o:<bucket id>:<seq>" (the seq alone identifies it) or "b:<bucket id>"; anything else
+        // is not a record of this store and is ignored, as the contract says.
+        try {
+          if (id.length() == 38 && id.startsWith("b:")) {
+            UUID b = UUID.fromString(id.substring(2));
+            buckets.put(b.toString(), b);
+          } else if (id.length() > 39 && id.startsWith("o:") && id.charAt(38) == ':'
+              && id.charAt(10) == '-' && id.charAt(15) == '-' && id.charAt(20) == '-'
+              && id.charAt(25) == '-') {
+            objectIds[objects++] = Long.parseLong(id, 39, id.length(), 10);
+          }
+        } catch (IllegalArgumentException e) {
+          // as above
+        }
+      }
+      if (objects == 0 && buckets.isEmpty()) {
+        return null;
+      }
+      return new ClaimedIds(java.util.Arrays.stream(objectIds, 0, objects).sorted().distinct().toArray(),
+          buckets.values().toArray(new UUID[0]));
+    }
+  }
+
   /**
    * Acknowledges or releases the named records of one claim. The usual call names the whole
    * batch: one statement that deletes the lease row (and, acknowledging, its records).
    * Otherwise one transaction settles the named part and drops the row if it is left empty.
    */
   private int settle(String claimId, Collection<String> recordIds, boolean release) {
-    UUID claim;
-    try {
-      claim = UUID.fromString(claimId);
-    } catch (IllegalArgumentException e) {
+    UUID claim = claimUuid(claimId);
+    ClaimedIds ids = ClaimedIds.of(recordIds);
+    if (claim == null || ids == null) {
       return 0;
     }
-    long[] objectIds = new long[recordIds.size()];
-    int objects = 0;
-    // uuid order in PostgreSQL is unsigned byte order: that of the canonical lower-case text
-    java.util.TreeMap<String, UUID> buckets = new java.util.TreeMap<>();
-    for (String id : recordIds) {
-      // "o:<bucket id>:<seq>" (the seq alone identifies it) or "b:<bucket id>"; anything else is
-      // not a record of this store and is ignored, as the contract says.
-      try {
-        if (id.length() == 38 && id.startsWith("b:")) {
-          UUID b = UUID.fromString(id.substring(2));
-          buckets.put(b.toString(), b);
-        } else if (id.length() > 39 && id.startsWith("o:") && id.charAt(38) == ':'
-            && id.charAt(10) == '-' && id.charAt(15) == '-' && id.charAt(20) == '-'
-            && id.charAt(25) == '-') {
-          objectIds[objects++] = Long.parseLong(id, 39, id.length(), 10);
-        }
-      } catch (IllegalArgumentException e) {
-        // as above
-      }
-    }
-    if (objects == 0 && buckets.isEmpty()) {
-      return 0;
-    }
-    long[] oids = java.util.Arrays.stream(objectIds, 0, objects).sorted().distinct().toArray();
-    UUID[] bids = buckets.values().toArray(new UUID[0]);
+    long[] oids = ids.objects();
+    UUID[] bids = ids.buckets();
     Integer whole = jdbc(true, c -> {
       try (NamedSql.Bound q = NamedSql.of(sql.settleWholeClaim(release)).prepare(c)) {
         q.set("claim", claim).set("oids", oids).set("bids", bids);

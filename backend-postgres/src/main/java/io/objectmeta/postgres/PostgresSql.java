@@ -291,6 +291,20 @@ public final class PostgresSql {
         + " SELECT (SELECT count(*) FROM ho) + (SELECT count(*) FROM hb) AS n";
   }
 
+  /**
+   * Renews a claim while its lease is live: the lease row (one per claim) gets a new end. One
+   * row: how many of the named ids it holds (0 when the lease ended: lost). Binds: claim, lease
+   * (seconds), oids, bids.
+   */
+  public String renewClaim() {
+    return "WITH l AS (UPDATE " + s + ".gc_lease SET lease_until = now() + make_interval(secs => :lease)"
+        + " WHERE claim_id = :claim AND lease_until > now() RETURNING object_ids, bucket_ids)"
+        + " SELECT coalesce((SELECT cardinality(ARRAY(SELECT unnest(object_ids) FROM l"
+        + " INTERSECT SELECT unnest(CAST(:oids AS bigint[]))))"
+        + " + cardinality(ARRAY(SELECT unnest(bucket_ids) FROM l"
+        + " INTERSECT SELECT unnest(CAST(:bids AS uuid[])))) FROM l), 0) AS n";
+  }
+
   /** Removes a claim's lease row once it holds nothing. Binds: claim. */
   public String dropEmptyLease() {
     return "DELETE FROM " + s + ".gc_lease WHERE claim_id = :claim"

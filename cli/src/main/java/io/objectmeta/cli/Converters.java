@@ -25,15 +25,19 @@ final class Converters {
   static Duration duration(String s) {
     Matcher m = SIMPLE.matcher(s.trim().toLowerCase(Locale.ROOT));
     if (m.matches()) {
-      long n = Long.parseLong(m.group(1));
-      String unit = m.group(2) == null ? "s" : m.group(2);
-      return switch (unit) {
-        case "ms" -> Duration.ofMillis(n);
-        case "m" -> Duration.ofMinutes(n);
-        case "h" -> Duration.ofHours(n);
-        case "d" -> Duration.ofDays(n);
-        default -> Duration.ofSeconds(n);
-      };
+      try {
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        return switch (unit) {
+          case "ms" -> Duration.ofMillis(n);
+          case "m" -> Duration.ofMinutes(n);
+          case "h" -> Duration.ofHours(n);
+          case "d" -> Duration.ofDays(n);
+          default -> Duration.ofSeconds(n);
+        };
+      } catch (ArithmeticException | NumberFormatException e) {
+        throw new TypeConversionException("'" + s + "' is too long a duration");
+      }
     }
     try {
       Duration d = Duration.parse(s.trim().toUpperCase(Locale.ROOT));

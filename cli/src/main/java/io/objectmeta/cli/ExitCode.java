@@ -24,7 +24,10 @@ public final class ExitCode {
   public static final int USAGE = 2;
   /** The store cannot be reached or is unavailable (ServiceUnavailable); trying again may work. */
   public static final int UNAVAILABLE = 3;
-  /** gc run finished, but its sink refused some batches (they went back to the queue). */
+  /**
+   * gc run finished, but its sink refused some batches (they went back to the queue), or some
+   * records' lease ended before the sink finished (not acknowledged; still queued).
+   */
   public static final int INCOMPLETE = 4;
   /** verify found the store breaking the contract (or a migration's copy differing from its source). */
   public static final int MISMATCH = 5;

@@ -40,7 +40,8 @@ import picocli.CommandLine.ScopeType;
         "2:usage error or invalid input (unknown option, invalid bucket name, unknown URI scheme),"
             + " or a store that is not there as configured (no such database, role, schema)",
         "3:the store is unreachable or unavailable (ServiceUnavailable); trying again may work",
-        "4:gc run finished, but its sink refused some batches (they are back in the queue)",
+        "4:gc run finished, but its sink refused some batches, or some records' lease ended before the"
+            + " sink finished (either way they are back in the queue)",
         "5:verify found the store breaking the contract, or migrate's copy differs from its source",
         "70:internal error (a bug; --verbose shows the stack trace)"},
     subcommands = {

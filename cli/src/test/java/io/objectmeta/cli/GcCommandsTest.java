@@ -106,6 +106,35 @@ class GcCommandsTest {
   }
 
   @Test
+  void aCommandSinkSlowerThanTheLeaseKeepsItsBatchesAndTheSummaryIsTrue(@TempDir Path dir)
+      throws Exception {
+    Path out = dir.resolve("freed.jsonl");
+    // Each batch takes the sink 2.5 s, the lease is 1 s: the runner renews it meanwhile.
+    Cli.Result r = cli.run("gc", "run", "--grace-period", "0", "--batch-size",
+        String.valueOf(GARBAGE), "--lease", "1s", "--sink", "command:sleep 2.5; cat >> '" + out + "'",
+        "--json");
+    assertThat(r.exit()).as(r.err()).isEqualTo(ExitCode.OK);
+    JsonNode summary = r.json();
+    assertThat(summary.get("freed").asLong()).isEqualTo(GARBAGE);
+    assertThat(summary.get("lostLease").asLong()).isZero();
+    assertThat(summary.get("bytesFreed").asLong()).isPositive();
+    assertThat(ids(Files.readAllLines(out))).hasSize(GARBAGE).doesNotHaveDuplicates();
+    assertThat(status().get("queued").asLong()).isZero();
+  }
+
+  @Test
+  void aLeaseOrGracePeriodTooLongIsAUsageErrorNotACrash() {
+    for (String[] opt : new String[][] {{"--lease", "99999999999999999999d"},
+        {"--lease", "PT2562047788015215H"}, {"--lease", "2d"}, {"--grace-period", "PT2562047788015215H"},
+        {"--max-time", "99999999d"}}) {
+      Cli.Result r = cli.run("gc", "run", "--sink", "log:-", opt[0], opt[1]);
+      assertThat(r.exit()).as(String.join(" ", opt) + ": " + r.err()).isEqualTo(ExitCode.USAGE);
+      assertThat(r.err()).doesNotContain("internal error");
+    }
+    assertThat(status().get("queued").asLong()).isEqualTo(GARBAGE);
+  }
+
+  @Test
   void batchesTheCommandSinkRefusesGoBackToTheQueueAndTheRunStopsAfterThreeInARow() {
     Cli.Result r = cli.run("gc", "run", "--grace-period", "0", "--batch-size", "10",
         "--sink", "command:cat > /dev/null; exit 3");

@@ -110,6 +110,14 @@ class ObjectCommandsTest {
     assertThat(r.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(r.errLines()).singleElement().asString()
         .startsWith("objectmeta: --metadata-file " + file + ": not metadata JSON");
+    for (String lenient : new String[] {"null", "{\"size\": 5} trailing", "{\"size\": 1.5}",
+        "{\"size\": 5, \"size\": 6}", "{\"size\": null}", ""}) {
+      Files.writeString(file, lenient);
+      Cli.Result refused = cli.run("put", "photos", "x", "--metadata-file", file.toString());
+      assertThat(refused.exit()).as(lenient + ": " + refused.err()).isEqualTo(ExitCode.USAGE);
+      assertThat(refused.errLines()).as(lenient).singleElement().asString()
+          .startsWith("objectmeta: --metadata-file " + file + ": not metadata JSON");
+    }
     Cli.Result missing = cli.run("put", "photos", "x", "--metadata-file", dir.resolve("nope").toString());
     assertThat(missing.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(cli.run("get", "photos", "x").exit()).isEqualTo(ExitCode.S3_ERROR);

@@ -195,6 +195,50 @@ public interface GcQueueContract extends StoreScenario {
   }
 
   @Test
+  default void aRenewedLeaseOutlivesItsFirstEndAndKeepsItsRecordsFromOtherClaims() {
+    queue(2);
+    // Long enough that the renewal comes before its end on a slow machine too.
+    GarbageClaim c = store().claimGarbage(10, NO_GRACE, Duration.ofSeconds(2));
+    assertThat(store().renewGarbage(c.claimId(), ids(c), LONG_LEASE)).isEqualTo(2);
+    Polling.until("the first lease's end passes",
+        () -> java.time.Instant.now().isAfter(c.leaseExpires().plusMillis(20)));
+    assertThat(store().claimGarbage(10, NO_GRACE, LONG_LEASE).records()).as("held by the renewal")
+        .isEmpty();
+    assertThat(store().gcQueueStats().leased()).isEqualTo(2);
+    assertThat(store().acknowledgeGarbage(c.claimId(), ids(c))).isEqualTo(2);
+    assertThat(store().gcQueueStats().queued()).isZero();
+  }
+
+  @Test
+  default void aLeaseThatEndedCannotBeRenewedWhetherOrNotAnotherClaimTookItsRecords() {
+    queue(1);
+    GarbageClaim old = store().claimGarbage(10, NO_GRACE, SHORT_LEASE);
+    Polling.until("the lease expires", () -> java.time.Instant.now().isAfter(old.leaseExpires().plusMillis(20)));
+    assertThat(store().renewGarbage(old.claimId(), ids(old), LONG_LEASE)).isZero();
+    GarbageClaim fresh = store().claimGarbage(10, NO_GRACE, LONG_LEASE);
+    assertThat(ids(fresh)).containsExactlyElementsOf(ids(old));
+    assertThat(store().renewGarbage(old.claimId(), ids(old), LONG_LEASE)).isZero();
+    assertThat(store().acknowledgeGarbage(old.claimId(), ids(old))).isZero();
+    assertThat(store().renewGarbage(fresh.claimId(), ids(fresh), LONG_LEASE)).isEqualTo(1);
+    assertThat(store().renewGarbage(fresh.claimId(), List.of("not-a-record"), LONG_LEASE)).isZero();
+    assertThat(store().acknowledgeGarbage(fresh.claimId(), ids(fresh))).isEqualTo(1);
+  }
+
+  @Test
+  default void aLeaseOrGracePeriodOutOfRangeIsRefusedNamingIt() {
+    queue(1);
+    for (java.time.Duration bad : List.of(java.time.Duration.ZERO, java.time.Duration.ofDays(2),
+        java.time.Duration.ofSeconds(Long.MAX_VALUE))) {
+      assertRefusedAndUnchanged(io.objectmeta.api.error.InvalidArgumentException.class,
+          () -> store().claimGarbage(10, NO_GRACE, bad));
+      assertRefusedAndUnchanged(io.objectmeta.api.error.InvalidArgumentException.class,
+          () -> store().renewGarbage("c", List.of("r"), bad));
+    }
+    assertRefusedAndUnchanged(io.objectmeta.api.error.InvalidArgumentException.class,
+        () -> store().claimGarbage(10, java.time.Duration.ofSeconds(Long.MAX_VALUE), LONG_LEASE));
+  }
+
+  @Test
   default void everyRecordIsClaimedExactlyOnceAcrossClaims() {
     queue(10);
     Set<String> seen = new HashSet<>();

@@ -45,6 +45,78 @@ public interface GcRunnerContract extends StoreScenario {
   }
 
   @Test
+  default void aSinkSlowerThanItsLeaseKeepsItsBatchAndASecondRunnerIsHandedNoneOfIt()
+      throws Exception {
+    queue(6);
+    Duration lease = Duration.ofMillis(1500);
+    List<String> handed = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    java.util.concurrent.CountDownLatch working = new java.util.concurrent.CountDownLatch(1);
+    GcRunner slow = GcRunner.builder(store(), batch -> {
+      Set<String> ids = batch.stream().map(GarbageRecord::id).collect(Collectors.toSet());
+      handed.addAll(ids);
+      working.countDown();
+      Thread.sleep(lease.toMillis() * 3); // three leases: it lives on renewals
+      return ids;
+    }).gracePeriod(Duration.ZERO).lease(lease).batchSize(6).build();
+    GcRunner.Progress[] first = new GcRunner.Progress[1];
+    Thread t = new Thread(() -> first[0] = slow.run());
+    t.start();
+    assertThat(working.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    // Another process's runner, on a store of its own where the backend has one, keeps trying
+    // while the slow sink works.
+    io.objectmeta.api.MetadataStore other = fixture().openPeer(store()).orElse(store());
+    long claimedByOther = 0;
+    try {
+      while (t.isAlive()) {
+        claimedByOther += GcRunner.builder(other, batch -> {
+          Set<String> ids = batch.stream().map(GarbageRecord::id).collect(Collectors.toSet());
+          handed.addAll(ids);
+          return ids;
+        }).gracePeriod(Duration.ZERO).lease(lease).build().run().claimed();
+        Thread.sleep(100);
+      }
+    } finally {
+      if (other != store()) {
+        other.close();
+      }
+    }
+    t.join();
+    assertThat(handed).as("records handed to a sink").hasSize(6).doesNotHaveDuplicates();
+    assertThat(claimedByOther).isZero();
+    assertThat(first[0].freed()).isEqualTo(6);
+    assertThat(first[0].lost()).isZero();
+    assertThat(store().gcQueueStats().queued()).isZero();
+  }
+
+  @Test
+  default void aBatchWhoseLeaseWasLostIsNotAcknowledgedAndTheCountsSaySo() {
+    queue(4);
+    // A store whose renewals all come too late: the lease of the batch ends under the sink.
+    io.objectmeta.api.MetadataStore late = (io.objectmeta.api.MetadataStore)
+        java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {io.objectmeta.api.MetadataStore.class}, (proxy, m, args) -> {
+              if (m.getName().equals("renewGarbage")) {
+                return 0;
+              }
+              try {
+                return m.invoke(store(), args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+    Duration lease = Duration.ofMillis(300);
+    GcRunner.Progress p = GcRunner.builder(late, batch -> {
+      Thread.sleep(lease.toMillis() * 3);
+      return batch.stream().map(GarbageRecord::id).collect(Collectors.toSet());
+    }).gracePeriod(Duration.ZERO).lease(lease).batchSize(4).maxRecords(4).build().run();
+    assertThat(p.claimed()).isEqualTo(4);
+    assertThat(p.lost()).isEqualTo(4);
+    assertThat(p.freed()).isZero();
+    assertThat(p.bytesFreed()).isZero();
+    assertThat(store().gcQueueStats().queued()).as("still queued for a later run").isEqualTo(4);
+  }
+
+  @Test
   default void concurrentWorkersFreeEachRecordOnce() {
     queue(40);
     List<String> freed = java.util.Collections.synchronizedList(new java.util.ArrayList<>());

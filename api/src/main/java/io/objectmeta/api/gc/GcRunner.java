@@ -44,6 +44,9 @@ public final class GcRunner {
   private final AtomicLong released = new AtomicLong();
   private final AtomicLong failedBatches = new AtomicLong();
   private final AtomicLong bytesFreed = new AtomicLong();
+  private final AtomicLong lost = new AtomicLong();
+  /** Renews the leases of batches whose sink is still at work; one per run. */
+  private volatile java.util.concurrent.ScheduledExecutorService renewals;
 
   private GcRunner(Builder b) {
     this.store = Objects.requireNonNull(b.store, "store");
@@ -61,9 +64,21 @@ public final class GcRunner {
     return new Builder(store, sink);
   }
 
-  /** Counts of one run, and what a progress listener sees. */
+  /**
+   * Counts of one run, and what a progress listener sees.
+   *
+   * @param claimed records claimed
+   * @param freed records acknowledged: the store has removed them
+   * @param released records returned to the queue (a sink failure or refusal, or a stop)
+   * @param failedBatches batches the sink failed on
+   * @param bytesFreed bytes of the records acknowledged
+   * @param lost records whose lease ended before the sink finished (a renewal came too late):
+   *     another claim may have handed them to another sink, so they are not acknowledged; they
+   *     stay queued for a later run, and their data may have been freed already
+   * @param elapsed time since the run began
+   */
   public record Progress(long claimed, long freed, long released, long failedBatches,
-      long bytesFreed, Duration elapsed) {}
+      long bytesFreed, long lost, Duration elapsed) {}
 
   /** Asks the workers to stop after their current batch; safe from any thread. */
   public void stop() {
@@ -74,6 +89,11 @@ public final class GcRunner {
   public Progress run() {
     long start = System.nanoTime();
     Instant deadline = maxTime == null ? null : Instant.now().plus(maxTime);
+    renewals = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "objectmeta-gc-lease");
+      t.setDaemon(true);
+      return t;
+    });
     ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
       Thread t = new Thread(r, "objectmeta-gc");
       t.setDaemon(true);
@@ -97,6 +117,7 @@ public final class GcRunner {
       Thread.currentThread().interrupt();
     } finally {
       pool.shutdownNow();
+      renewals.shutdownNow();
       try {
         pool.awaitTermination(1, TimeUnit.MINUTES);
       } catch (InterruptedException e) {
@@ -129,32 +150,67 @@ public final class GcRunner {
     }
   }
 
+  /**
+   * Hands one claim to the sink, renewing its lease every third of it meanwhile, so no other claim
+   * gets the records while a lease on them is live. If a renewal finds records gone (it came after
+   * the lease ended), the batch is not acknowledged: they may be with another sink already.
+   */
   private void handle(GarbageClaim claim) {
     List<GarbageRecord> batch = claim.records();
+    List<String> all = ids(batch);
+    AtomicBoolean leaseLost = new AtomicBoolean();
+    long every = Math.max(1, lease.toMillis() / 3);
+    java.util.concurrent.ScheduledFuture<?> renewing = renewals.scheduleWithFixedDelay(() -> {
+      try {
+        if (!leaseLost.get() && store.renewGarbage(claim.claimId(), all, lease) < all.size()) {
+          leaseLost.set(true);
+          LOG.warn("GC lease of a batch of {} ended before its sink finished; it will not be"
+              + " acknowledged", all.size());
+        }
+      } catch (RuntimeException e) {
+        // Not fatal yet: the lease may outlast this failure, and the next renewal may succeed.
+        LOG.warn("could not renew the GC lease of a batch of {}", all.size(), e);
+      }
+    }, every, every, TimeUnit.MILLISECONDS);
     Set<String> confirmed;
     try {
       confirmed = sink.free(batch);
     } catch (Exception e) {
+      renewing.cancel(false);
       LOG.warn("GC sink failed on a batch of {}; releasing it", batch.size(), e);
       failedBatches.incrementAndGet();
-      released.addAndGet(store.releaseGarbage(claim.claimId(), ids(batch)));
+      released.addAndGet(store.releaseGarbage(claim.claimId(), all));
+      return;
+    } finally {
+      renewing.cancel(false);
+    }
+    if (leaseLost.get()) {
+      lost.addAndGet(all.size());
+      released.addAndGet(store.releaseGarbage(claim.claimId(), all));
       return;
     }
     // One pass: what the sink confirmed (ids outside the batch are ignored) and the rest.
     List<String> ack = new ArrayList<>(batch.size());
     List<String> rest = new ArrayList<>();
-    long bytes = 0;
+    java.util.Map<String, Long> sizes = new java.util.HashMap<>();
     for (GarbageRecord r : batch) {
       if (confirmed != null && confirmed.contains(r.id())) {
         ack.add(r.id());
-        bytes += r.size();
+        sizes.put(r.id(), r.size());
       } else {
         rest.add(r.id());
       }
     }
     if (!ack.isEmpty()) {
-      freed.addAndGet(store.acknowledgeGarbage(claim.claimId(), ack));
-      bytesFreed.addAndGet(bytes);
+      int acknowledged = store.acknowledgeGarbage(claim.claimId(), ack);
+      freed.addAndGet(acknowledged);
+      if (acknowledged == ack.size()) {
+        bytesFreed.addAndGet(sizes.values().stream().mapToLong(Long::longValue).sum());
+      } else {
+        // The lease ended between the last renewal and the acknowledgement: what was not
+        // acknowledged is lost, and the bytes freed are unknown beyond what is surely gone.
+        lost.addAndGet(ack.size() - acknowledged);
+      }
     }
     if (!rest.isEmpty()) {
       released.addAndGet(store.releaseGarbage(claim.claimId(), rest));
@@ -171,7 +227,7 @@ public final class GcRunner {
 
   private Progress snapshot(long start) {
     return new Progress(claimed.get(), freed.get(), released.get(), failedBatches.get(),
-        bytesFreed.get(), Duration.ofNanos(System.nanoTime() - start));
+        bytesFreed.get(), lost.get(), Duration.ofNanos(System.nanoTime() - start));
   }
 
   private static RuntimeException asRuntime(Throwable t) {
@@ -206,18 +262,14 @@ public final class GcRunner {
 
     /** Only records queued at least this long ago (default 1 hour). */
     public Builder gracePeriod(Duration v) {
-      if (v.isNegative()) {
-        throw new IllegalArgumentException("gracePeriod must not be negative: " + v);
-      }
+      io.objectmeta.api.validation.Validation.gracePeriod("gracePeriod", v);
       gracePeriod = v;
       return this;
     }
 
     /** How long a claim holds before its records return to the queue (default 5 minutes). */
     public Builder lease(Duration v) {
-      if (v.isNegative() || v.isZero()) {
-        throw new IllegalArgumentException("lease must be positive: " + v);
-      }
+      io.objectmeta.api.validation.Validation.lease("lease", v);
       lease = v;
       return this;
     }
@@ -239,6 +291,9 @@ public final class GcRunner {
 
     /** Stop claiming after this long (null: no limit). */
     public Builder maxTime(Duration v) {
+      if (v != null) {
+        io.objectmeta.api.validation.Validation.gracePeriod("maxTime", v);
+      }
       maxTime = v;
       return this;
     }

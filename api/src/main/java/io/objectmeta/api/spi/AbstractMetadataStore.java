@@ -122,6 +122,9 @@ public abstract class AbstractMetadataStore implements MetadataStore {
 
   protected abstract int doReleaseGarbage(String claimId, Collection<String> recordIds);
 
+  /** {@link #renewGarbage}, arguments checked; {@code lease} is positive and at most a day. */
+  protected abstract int doRenewGarbage(String claimId, Collection<String> recordIds, Duration lease);
+
   /**
    * Creates the bucket as given, or applies {@link io.objectmeta.api.versioning.BucketRules#restore}
    * to the live bucket of its name, atomically; BucketAlreadyExists if another live bucket has
@@ -491,6 +494,14 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     Validation.notNull("claimId", claimId);
     Validation.notNull("recordIds", recordIds);
     return recordIds.isEmpty() ? 0 : doReleaseGarbage(claimId, recordIds);
+  }
+
+  @Override
+  public final int renewGarbage(String claimId, Collection<String> recordIds, Duration lease) {
+    Validation.notNull("claimId", claimId);
+    Validation.notNull("recordIds", recordIds);
+    Validation.lease("lease", lease);
+    return recordIds.isEmpty() ? 0 : doRenewGarbage(claimId, recordIds, lease);
   }
 
   // ------------------------------------------------------------------------------------ restore

@@ -362,16 +362,33 @@ public final class Validation {
     }
   }
 
+  /** The longest GC lease: a day (a longer job renews its claim). */
+  public static final Duration MAX_LEASE = Duration.ofDays(1);
+  /** The longest grace period: 100 years, so that now minus it is a time every store can hold. */
+  public static final Duration MAX_GRACE_PERIOD = Duration.ofDays(36_525);
+
   /** A claim of the GC queue. */
   public static void claim(int max, Duration gracePeriod, Duration lease) {
     if (max < 1 || max > 10_000) {
       throw new InvalidArgumentException("max", "must be 1 to 10000, got " + max);
     }
-    if (gracePeriod == null || gracePeriod.isNegative()) {
-      throw new InvalidArgumentException("gracePeriod", "must not be negative");
+    gracePeriod("gracePeriod", gracePeriod);
+    lease("lease", lease);
+  }
+
+  /** A span back from now (a grace period, a time budget): 0 to {@link #MAX_GRACE_PERIOD}. */
+  public static void gracePeriod(String field, Duration d) {
+    if (d == null || d.isNegative() || d.compareTo(MAX_GRACE_PERIOD) > 0) {
+      throw new InvalidArgumentException(field, "must be 0 to " + MAX_GRACE_PERIOD.toDays()
+          + " days, got " + d);
     }
-    if (lease == null || lease.isNegative() || lease.isZero()) {
-      throw new InvalidArgumentException("lease", "must be positive");
+  }
+
+  /** A GC lease: more than 0, at most {@link #MAX_LEASE}. */
+  public static void lease(String field, Duration lease) {
+    if (lease == null || lease.isNegative() || lease.isZero() || lease.compareTo(MAX_LEASE) > 0) {
+      throw new InvalidArgumentException(field, "must be more than 0 and at most "
+          + MAX_LEASE.toHours() + " hours, got " + lease);
     }
   }
 

@@ -68,6 +68,9 @@ public final class GcRunCommand extends StoreCommand {
   @Override
   protected void checkInput() {
     Validation.claim(batchSize, gracePeriod, lease);
+    if (maxTime != null) {
+      Validation.gracePeriod("maxTime", maxTime);
+    }
     if (workers < 1) {
       throw usage("--workers must be at least 1, got " + workers);
     }
@@ -112,7 +115,7 @@ public final class GcRunCommand extends StoreCommand {
       }
       summary(target instanceof LogSink l && l.toStdout() ? err() : out(), done,
           s.store().gcQueueStats());
-      return done.failedBatches() > 0 ? ExitCode.INCOMPLETE : ExitCode.OK;
+      return done.failedBatches() > 0 || done.lost() > 0 ? ExitCode.INCOMPLETE : ExitCode.OK;
     } finally {
       if (target instanceof AutoCloseable c) {
         c.close();
@@ -175,6 +178,7 @@ public final class GcRunCommand extends StoreCommand {
       doc.put("freed", p.freed());
       doc.put("released", p.released());
       doc.put("failedBatches", p.failedBatches());
+      doc.put("lostLease", p.lost());
       doc.put("bytesFreed", p.bytesFreed());
       doc.put("elapsed", p.elapsed());
       doc.put("recordsPerSecond", Math.round(p.freed() / seconds));
@@ -187,6 +191,9 @@ public final class GcRunCommand extends StoreCommand {
           .add("claimed", p.claimed())
           .add("released", p.released() + (p.failedBatches() == 0 ? ""
               : " (" + p.failedBatches() + " batches refused by the sink)"))
+          .add("lease lost", p.lost() == 0 ? "none" : p.lost() + " records: their lease ended"
+              + " before the sink finished, so they were not acknowledged (still queued; their"
+              + " data may be freed already)")
           .add("queue now", GcStatusCommand.describe(after))
           .print(to);
     }
