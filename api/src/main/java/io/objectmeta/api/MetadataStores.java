@@ -3,6 +3,7 @@ package io.objectmeta.api;
 import io.objectmeta.api.error.InvalidArgumentException;
 import io.objectmeta.api.spi.MetadataStoreProvider;
 import io.objectmeta.api.spi.ScratchSpace;
+import io.objectmeta.api.spi.StoreOptions;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -47,14 +48,15 @@ public final class MetadataStores {
       // "memory:" has an empty scheme-specific part, which java.net.URI refuses; read it as "memory:/".
       return uri != null && uri.matches("[A-Za-z][A-Za-z0-9+.-]*:") ? new URI(uri + "/") : new URI(uri);
     } catch (URISyntaxException | NullPointerException e) {
-      throw new InvalidArgumentException("uri", "not a URI: " + uri);
+      throw new InvalidArgumentException("uri", "not a URI: " + StoreOptions.redact(uri));
     }
   }
 
   private static MetadataStoreProvider provider(URI parsed, String uri) {
     String scheme = parsed.getScheme();
     if (scheme == null) {
-      throw new InvalidArgumentException("uri", "has no scheme (e.g. memory: or postgres://): " + uri);
+      throw new InvalidArgumentException("uri", "has no scheme (e.g. memory: or postgres://): "
+          + StoreOptions.redact(uri));
     }
     scheme = scheme.toLowerCase(Locale.ROOT);
     TreeSet<String> known = new TreeSet<>();

@@ -13,6 +13,10 @@ import java.util.Map;
  *   <li>{@code appProfile}: the app profile of every request (default: the instance's default)
  *   <li>{@code emulatorHost}: {@code HOST:PORT} of an emulator (default: the
  *       {@code BIGTABLE_EMULATOR_HOST} variable; neither: the real service)
+ *   <li>{@code endpoint}: the data API's HOST:PORT (default the service's; a private or
+ *       regional endpoint)
+ *   <li>{@code credentialsFile}: a service account key file (JSON) to authenticate with (default
+ *       the application default credentials)
  *   <li>{@code createTables}: create missing tables and families on open (default true; false in
  *       production, where a missing table is then an error naming it)
  *   <li>{@code maxRetries}: how often an operation restarts after losing a check-and-mutate race
@@ -29,10 +33,16 @@ import java.util.Map;
  */
 record BigtableConfig(String project, String instance, String tablePrefix, String appProfile,
     String emulatorHost, boolean createTables, int maxRetries, Duration bucketCache,
-    Duration intentLease, Duration repairInterval, boolean repair) {
+    Duration intentLease, Duration repairInterval, boolean repair, String endpoint,
+    String credentialsFile) {
+
+  /** Every option there is; any other name is refused, so a misspelled one is never ignored. */
+  static final java.util.Set<String> KNOWN = java.util.Set.of("tablePrefix", "appProfile",
+      "emulatorHost", "createTables", "maxRetries", "bucketCacheMs", "intentLeaseMs",
+      "repairIntervalMs", "repair", "endpoint", "credentialsFile");
 
   static BigtableConfig from(URI uri, Map<String, String> properties) {
-    StoreOptions opts = StoreOptions.of(uri, properties);
+    StoreOptions opts = StoreOptions.of(uri, properties).requireKnown(KNOWN, false);
     String project = uri.getAuthority();
     String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
     if (project == null || !project.matches("[a-z][-a-z0-9.:]{0,62}")) {
@@ -62,12 +72,19 @@ record BigtableConfig(String project, String instance, String tablePrefix, Strin
         opts.bool("createTables", true), opts.positiveInt("maxRetries", 100),
         Duration.ofMillis(cacheMs), Duration.ofMillis(opts.positiveLong("intentLeaseMs", 30_000)),
         Duration.ofMillis(opts.positiveLong("repairIntervalMs", 300_000)),
-        opts.bool("repair", true));
+        opts.bool("repair", true), endpoint(opts.get("endpoint")), opts.get("credentialsFile"));
   }
 
   BigtableConfig withTablePrefix(String prefix) {
     return new BigtableConfig(project, instance, prefix, appProfile, emulatorHost, createTables,
-        maxRetries, bucketCache, intentLease, repairInterval, repair);
+        maxRetries, bucketCache, intentLease, repairInterval, repair, endpoint, credentialsFile);
+  }
+
+  private static String endpoint(String e) {
+    if (e != null && !e.matches("[^:/]+:\\d{1,5}")) {
+      throw new InvalidArgumentException("endpoint", "must be HOST:PORT, got \"" + e + "\"");
+    }
+    return e;
   }
 
   String table(String name) {

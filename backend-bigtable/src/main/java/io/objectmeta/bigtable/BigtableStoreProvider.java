@@ -63,6 +63,26 @@ public final class BigtableStoreProvider implements MetadataStoreProvider {
         }
       }
       data.setProjectId(config.project()).setInstanceId(config.instance());
+      if (config.endpoint() != null) {
+        data.stubSettings().setEndpoint(config.endpoint());
+      }
+      if (config.credentialsFile() != null) {
+        com.google.auth.Credentials credentials;
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(
+            java.nio.file.Path.of(config.credentialsFile()))) {
+          credentials = com.google.auth.oauth2.GoogleCredentials.fromStream(in);
+        } catch (IOException | RuntimeException e) {
+          throw new io.objectmeta.api.error.InvalidArgumentException("credentialsFile",
+              "cannot read a service account key from \"" + config.credentialsFile() + "\": "
+              + e.getMessage());
+        }
+        com.google.api.gax.core.CredentialsProvider provider =
+            com.google.api.gax.core.FixedCredentialsProvider.create(credentials);
+        data.setCredentialsProvider(provider);
+        if (withAdmin) {
+          admin.setCredentialsProvider(provider);
+        }
+      }
       if (config.appProfile() != null) {
         data.setAppProfileId(config.appProfile());
       }
@@ -79,6 +99,8 @@ public final class BigtableStoreProvider implements MetadataStoreProvider {
         a = BigtableTableAdminClient.create(admin.build());
       }
       return new Clients(d, a);
+    } catch (io.objectmeta.api.error.MetadataException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       throw new ServiceUnavailableException("bigtable: cannot connect to " + config.describe()
           + ": " + e.getMessage(), e);

@@ -10,8 +10,10 @@ import java.util.stream.Collectors;
 
 /**
  * Settings of a MongoDB store, from {@code mongodb://HOST:PORT/DATABASE?options} (or
- * {@code mongodb+srv://}) and properties. The driver's own options (timeouts, replica set, read
- * and write concern, TLS…) pass through to it; ours are taken out first:
+ * {@code mongodb+srv://}) and properties. The driver's own connection-string options (timeouts,
+ * replica set, read and write concern, TLS…; {@link #DRIVER}) pass through to it, with a socket
+ * timeout of 300 s unless {@code socketTimeoutMS} says otherwise; any other name is refused, so
+ * a misspelled option is never ignored. Ours are taken out first:
  * <ul>
  *   <li>{@code layout}: {@code collection-per-bucket} (default, the reference design) or
  *       {@code shared} (every bucket in one collection); fixed when a database is first used
@@ -28,6 +30,18 @@ record MongoConfig(String connection, String database, Layout layout, KeyFormat 
 
   static final Set<String> OURS = Set.of("layout", "keyFormat", "intentLeaseMs",
       "repairIntervalMs", "repair");
+
+  /** The connection-string options of the MongoDB Java driver (names in any case). */
+  static final Set<String> DRIVER = Set.of("appName", "authMechanism",
+      "authMechanismProperties", "authSource", "compressors", "connectTimeoutMS",
+      "directConnection", "gssapiServiceName", "heartbeatFrequencyMS", "journal", "loadBalanced",
+      "localThresholdMS", "maxConnecting", "maxIdleTimeMS", "maxLifeTimeMS", "maxPoolSize",
+      "maxStalenessSeconds", "minPoolSize", "proxyHost", "proxyPassword", "proxyPort",
+      "proxyUsername", "readConcernLevel", "readPreference", "readPreferenceTags", "replicaSet",
+      "retryReads", "retryWrites", "safe", "serverMonitoringMode", "serverSelectionTimeoutMS",
+      "socketTimeoutMS", "srvMaxHosts", "srvServiceName", "ssl", "sslInvalidHostNameAllowed",
+      "timeoutMS", "tls", "tlsAllowInvalidHostnames", "tlsInsecure", "uuidRepresentation", "w",
+      "waitQueueTimeoutMS", "wTimeoutMS", "zlibCompressionLevel");
 
   enum Layout {
     COLLECTION_PER_BUCKET("collection-per-bucket"), SHARED("shared");
@@ -49,7 +63,9 @@ record MongoConfig(String connection, String database, Layout layout, KeyFormat 
   }
 
   static MongoConfig from(URI uri, Map<String, String> properties) {
-    StoreOptions opts = StoreOptions.of(uri, properties);
+    Set<String> known = new java.util.HashSet<>(OURS);
+    known.addAll(DRIVER);
+    StoreOptions opts = StoreOptions.of(uri, properties).requireKnown(known, true);
     Layout layout = Layout.of(opts.oneOf("layout", "collection-per-bucket",
         Set.of("collection-per-bucket", "shared")));
     KeyFormat format = KeyFormat.valueOf(opts.oneOf("keyFormat", "v1", Set.of("v0", "v1"))

@@ -47,11 +47,14 @@ public final class MongoStoreProvider implements MetadataStoreProvider {
     if (!config.connection().contains("connectTimeoutMS")) {
       b.applyToSocketSettings(s -> s.connectTimeout(5, TimeUnit.SECONDS));
     }
+    if (cs.getSocketTimeout() == null && cs.getTimeout() == null) {
+      b.applyToSocketSettings(s -> s.readTimeout(300, TimeUnit.SECONDS));
+    }
     try {
       return MongoClients.create(b.build());
     } catch (MongoException | IllegalArgumentException e) {
       throw new ServiceUnavailableException("mongodb: cannot connect to " + cs.getHosts() + ": "
-          + e.getMessage(), e);
+          + io.objectmeta.api.spi.StoreOptions.redact(e.getMessage()), e);
     }
   }
 }

@@ -10,13 +10,44 @@ import java.util.Map;
  * then properties, then the environment (PGUSER, PGPASSWORD). Options and properties:
  * {@code schema} (default objectmeta), {@code user}, {@code password}, {@code maxPoolSize}
  * (default 10), {@code connectTimeoutSeconds} (default 5), {@code migrate} (true: apply schema
- * migrations on open; false: refuse to open an out-of-date schema).
+ * migrations on open; false: refuse to open an out-of-date schema), and every connection
+ * property of the PostgreSQL JDBC driver by its name ({@code sslmode}, {@code sslrootcert},
+ * {@code ssl}, {@code socketTimeout} (default {@value #DEFAULT_SOCKET_TIMEOUT_SECONDS} s here),
+ * {@code ApplicationName}, {@code options}…), handed to the driver as given. Any other name is
+ * refused: a misspelled option is never ignored. {@link #toString()} shows no password.
+ *
+ * @param driverOptions the driver's connection properties given, by name
  */
 public record PostgresConfig(String host, int port, String database, String user, String password,
-    String schema, int maxPoolSize, int connectTimeoutSeconds, boolean migrate) {
+    String schema, int maxPoolSize, int connectTimeoutSeconds, boolean migrate,
+    Map<String, String> driverOptions) {
+
+  /** How long a connection may wait on the server before it fails (ServiceUnavailable). */
+  public static final int DEFAULT_SOCKET_TIMEOUT_SECONDS = 300;
+
+  /** Our own options. */
+  static final java.util.Set<String> OURS = java.util.Set.of("schema", "user", "password",
+      "maxPoolSize", "connectTimeoutSeconds", "migrate");
+
+  /** The JDBC driver's connection properties, by the names its documentation gives. */
+  static final java.util.Set<String> DRIVER = java.util.Arrays.stream(
+      org.postgresql.PGProperty.values()).map(org.postgresql.PGProperty::getName)
+      .filter(n -> !OURS.contains(n)).collect(java.util.stream.Collectors.toUnmodifiableSet());
+
+  public PostgresConfig {
+    driverOptions = driverOptions == null ? Map.of() : Map.copyOf(driverOptions);
+  }
 
   public static PostgresConfig from(URI uri, Map<String, String> properties) {
-    StoreOptions opts = StoreOptions.of(uri, properties);
+    java.util.Set<String> known = new java.util.HashSet<>(OURS);
+    known.addAll(DRIVER);
+    StoreOptions opts = StoreOptions.of(uri, properties).requireKnown(known, false);
+    Map<String, String> driver = new java.util.TreeMap<>();
+    for (String name : opts.names()) {
+      if (DRIVER.contains(name)) {
+        driver.put(name, opts.get(name));
+      }
+    }
     String user = null;
     String password = null;
     if (uri.getRawUserInfo() != null) {
@@ -36,10 +67,56 @@ public record PostgresConfig(String host, int port, String database, String user
     }
     return new PostgresConfig(host, port, database, user, password, schema,
         opts.positiveInt("maxPoolSize", 10), opts.positiveInt("connectTimeoutSeconds", 5),
-        Boolean.parseBoolean(opts.get("migrate", "true")));
+        opts.bool("migrate", true), driver);
   }
 
   public String jdbcUrl() {
     return "jdbc:postgresql://" + host + ":" + port + "/" + database;
+  }
+
+  /** The same deployment, another schema and pool size (scratch namespaces). */
+  PostgresConfig withSchema(String otherSchema, int poolSize) {
+    return new PostgresConfig(host, port, database, user, password, otherSchema, poolSize,
+        connectTimeoutSeconds, migrate, driverOptions);
+  }
+
+  /**
+   * What the driver is given besides user and password: the connect and socket timeouts, then
+   * the driver options as given (they win).
+   */
+  java.util.Properties driverProperties() {
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty("connectTimeout", String.valueOf(connectTimeoutSeconds));
+    p.setProperty("socketTimeout", String.valueOf(DEFAULT_SOCKET_TIMEOUT_SECONDS));
+    p.putAll(driverOptions);
+    return p;
+  }
+
+  /** A plain connection (outside the pool) with every setting of the store's. */
+  java.sql.Connection connect() throws java.sql.SQLException {
+    java.util.Properties p = driverProperties();
+    if (user != null) {
+      p.setProperty("user", user);
+    }
+    if (password != null) {
+      p.setProperty("password", password);
+    }
+    return java.sql.DriverManager.getConnection(jdbcUrl(), p);
+  }
+
+  /** No password: it shows where a config is printed or logged. */
+  @Override
+  public String toString() {
+    return "PostgresConfig[" + user + (password == null ? "" : ":***") + "@" + host + ":" + port
+        + "/" + database + ", schema=" + schema + ", maxPoolSize=" + maxPoolSize
+        + ", connectTimeoutSeconds=" + connectTimeoutSeconds + ", migrate=" + migrate
+        + ", driverOptions=" + redactedOptions() + "]";
+  }
+
+  private Map<String, String> redactedOptions() {
+    Map<String, String> shown = new java.util.TreeMap<>(driverOptions);
+    shown.replaceAll((k, v) -> k.toLowerCase(java.util.Locale.ROOT).contains("password")
+        || k.toLowerCase(java.util.Locale.ROOT).contains("key") ? "***" : v);
+    return shown;
   }
 }

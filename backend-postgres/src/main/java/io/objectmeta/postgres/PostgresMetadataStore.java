@@ -105,8 +105,8 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     hc.setMaximumPoolSize(config.maxPoolSize());
     hc.setConnectionTimeout(config.connectTimeoutSeconds() * 1000L);
     hc.setInitializationFailTimeout(config.connectTimeoutSeconds() * 1000L);
-    hc.addDataSourceProperty("connectTimeout", String.valueOf(config.connectTimeoutSeconds()));
     hc.addDataSourceProperty("reWriteBatchedInserts", "true");
+    config.driverProperties().forEach((k, v) -> hc.addDataSourceProperty((String) k, v));
     hc.setPoolName("objectmeta-" + s);
     try {
       this.pool = new HikariDataSource(hc);

@@ -4,7 +4,6 @@ import io.objectmeta.api.MetadataStore;
 import io.objectmeta.api.error.MetadataException;
 import io.objectmeta.api.spi.SweepingScratchSpace;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -45,9 +44,8 @@ final class PostgresScratchSpace extends SweepingScratchSpace {
 
   @Override
   protected MetadataStore openNamespace(int n) {
-    return new PostgresMetadataStore(new PostgresConfig(base.host(), base.port(), base.database(),
-        base.user(), base.password(), stem + run() + "_" + n, Math.min(base.maxPoolSize(), 4),
-        base.connectTimeoutSeconds(), true));
+    return new PostgresMetadataStore(base.withSchema(stem + run() + "_" + n,
+        Math.min(base.maxPoolSize(), 4)));
   }
 
   /** Every scratch schema of this base, with the run it belongs to. */
@@ -87,7 +85,7 @@ final class PostgresScratchSpace extends SweepingScratchSpace {
   @Override
   protected void begin() {
     try {
-      holder = DriverManager.getConnection(base.jdbcUrl(), base.user(), base.password());
+      holder = base.connect();
       try (PreparedStatement ps = holder.prepareStatement("SELECT pg_advisory_lock(?)")) {
         ps.setLong(1, lockOf(run()));
         ps.execute();
@@ -138,7 +136,7 @@ final class PostgresScratchSpace extends SweepingScratchSpace {
   }
 
   private <T> T call(Work<T> work) {
-    try (Connection c = DriverManager.getConnection(base.jdbcUrl(), base.user(), base.password())) {
+    try (Connection c = base.connect()) {
       return work.run(c);
     } catch (SQLException e) {
       throw unavailable(e);

@@ -104,10 +104,9 @@ public final class Session implements AutoCloseable {
     }
   }
 
-  /** The URI with the password of its user info, and a password option, masked. */
+  /** The URI with its secrets masked (StoreOptions.redact). */
   static String redact(String uri) {
-    return uri.replaceFirst("^([a-zA-Z][a-zA-Z0-9+.-]*://[^:/@?#]*):[^@/?#]*@", "$1:***@")
-        .replaceAll("([?&]password=)[^&#]*", "$1***");
+    return io.objectmeta.api.spi.StoreOptions.redact(uri);
   }
 
   private static String blankToNull(String s) {

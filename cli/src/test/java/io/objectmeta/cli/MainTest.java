@@ -85,6 +85,37 @@ class MainTest {
   }
 
   @Test
+  void aRecognisablePasswordAppearsOnNoPathOfTheCommand(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path dir) {
+    String pw = "Sup3rS3cretPw";
+    String[] stores = {
+        "postgres://alice:" + pw + "@bad host/db",                       // not a URI
+        "postgres://alice:" + pw + "/x@db:5432/meta",                    // parses, oddly
+        "postgres://alice:" + pw + "@127.0.0.1:1/db?connectTimeoutSeconds=1", // unreachable
+        "postgres://alice:" + pw + "@127.0.0.1:1/db?schma=x",            // misspelled option
+        "postgres://127.0.0.1:1/db?user=alice&password=" + pw + "&connectTimeoutSeconds=1",
+        "mongodb://alice:" + pw + "@127.0.0.1:1/db?serverSelectionTimeoutMS=200",
+        "mongodb://alice:" + pw + "@127.0.0.1:1/db?serverSelectionTimeotMS=200",
+        "nosuch://alice:" + pw + "@h/db"};
+    for (String store : stores) {
+      for (String[] args : new String[][] {{"stats"}, {"-v", "stats"}, {"verify"},
+          {"migrate", "--from", "memory:pw-src", "--to", store, "--checkpoint",
+              dir.resolve("m.json").toString()},
+          {"migrate", "--from", store, "--to", "memory:pw-dst", "--checkpoint",
+              dir.resolve("m2.json").toString()}}) {
+        java.util.List<String> line = new java.util.ArrayList<>();
+        if (!args[0].equals("migrate")) {
+          line.addAll(java.util.List.of("--store", store));
+        }
+        line.addAll(java.util.List.of(args));
+        Cli.Result r = cli.runLoud(line.toArray(String[]::new));
+        assertThat(r.exit()).as(line.toString()).isNotZero();
+        assertThat(r.out() + r.err()).as(line + " said: " + r.err()).doesNotContain(pw);
+      }
+    }
+  }
+
+  @Test
   void theHomeIsTheEnvironmentsElseDotObjectmetaAndAlwaysAbsolute() {
     assertThat(Session.home(Map.of("OBJECTMETA_HOME", "rel/home")))
         .isAbsolute().endsWithRaw(java.nio.file.Path.of("rel", "home"));
