@@ -414,29 +414,24 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected int doAcknowledgeGarbage(String claimId, Collection<String> recordIds) {
-    synchronized (lock) {
-      Instant now = clock.instant();
-      int n = 0;
-      for (String id : recordIds) {
-        Queued q = garbage.get(id);
-        if (q != null && claimId.equals(q.claimId) && q.leased(now)) {
-          unqueue(q);
-          n++;
-        }
-      }
-      return n;
-    }
+    return eachHeld(claimId, recordIds, (q, now) -> unqueue(q));
   }
 
   @Override
   protected int doRenewGarbage(String claimId, Collection<String> recordIds, Duration lease) {
+    return eachHeld(claimId, recordIds, (q, now) -> q.leaseUntil = now.plus(lease));
+  }
+
+  /** Applies {@code action} to each named record this claim holds under a live lease; how many. */
+  private int eachHeld(String claimId, Collection<String> recordIds,
+      java.util.function.BiConsumer<Queued, Instant> action) {
     synchronized (lock) {
       Instant now = clock.instant();
       int n = 0;
       for (String id : recordIds) {
         Queued q = garbage.get(id);
         if (q != null && claimId.equals(q.claimId) && q.leased(now)) {
-          q.leaseUntil = now.plus(lease);
+          action.accept(q, now);
           n++;
         }
       }
