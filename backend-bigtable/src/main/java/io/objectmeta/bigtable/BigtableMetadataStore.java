@@ -1243,6 +1243,12 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     return new GcBatch(rows, bound);
   }
 
+  /** A client failure from anywhere in a call (a deadline, an unavailable tablet), typed. */
+  @Override
+  protected io.objectmeta.api.error.MetadataException fault(RuntimeException e) {
+    return e instanceof com.google.api.gax.rpc.ApiException a ? Bt.typed(a) : null;
+  }
+
   @Override
   protected GarbageClaim doClaimGarbage(int max, Duration gracePeriod, Duration lease) {
     Instant now = now();

@@ -188,6 +188,12 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     }
   }
 
+  /** A driver failure from anywhere in a call (a timeout, a lost connection), typed. */
+  @Override
+  protected MetadataException fault(RuntimeException e) {
+    return e instanceof MongoException m ? unavailable(m) : null;
+  }
+
   /**
    * A driver failure, typed: credentials the server refuses (a MongoSecurityException, or code 13
    * Unauthorized / 18 AuthenticationFailed) are StoreConfigurationException, which no retry cures;

@@ -28,4 +28,28 @@ class MongoErrorsTest {
     assertThat(lost).isInstanceOf(ServiceUnavailableException.class);
     assertThat(lost.isRetryable()).isTrue();
   }
+
+  @Test
+  void aServerLostInTheMiddleOfUseIsServiceUnavailableOnEveryCallNeverADriverException() {
+    de.bwaldvogel.mongo.MongoServer server =
+        new de.bwaldvogel.mongo.MongoServer(new de.bwaldvogel.mongo.backend.memory.MemoryBackend());
+    String uri = server.bindAndGetConnectionString();
+    try (io.objectmeta.api.MetadataStore store = io.objectmeta.api.MetadataStores.open(
+        uri + "/lost?serverSelectionTimeoutMS=300&connectTimeoutMS=300&repair=false")) {
+      store.createBucket("lost", "o", null);
+      store.putObject("lost", "k", io.objectmeta.api.model.ObjectMetadata.builder().size(1).build());
+      server.shutdownNow();
+      for (org.assertj.core.api.ThrowableAssert.ThrowingCallable call : java.util.List.<
+          org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+          () -> store.getObject("lost", "k"),
+          () -> store.putObject("lost", "k2", io.objectmeta.api.model.ObjectMetadata.builder().size(1).build()),
+          () -> store.listObjectsV2(io.objectmeta.api.listing.ListObjectsV2Request.of("lost")),
+          () -> store.claimGarbage(10, java.time.Duration.ZERO, java.time.Duration.ofMinutes(1)))) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(call)
+            .isInstanceOf(ServiceUnavailableException.class);
+      }
+    } finally {
+      server.shutdownNow();
+    }
+  }
 }

@@ -1225,6 +1225,17 @@ public final class PostgresMetadataStore extends AbstractMetadataStore {
     }
   }
 
+  /** A driver failure that reached the contract's calls untyped (from a listing's cursor, say). */
+  @Override
+  protected MetadataException fault(RuntimeException e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SQLException) {
+        return translate(e);
+      }
+    }
+    return null;
+  }
+
   private MetadataException translate(RuntimeException e) {
     return PostgresErrors.translate("PostgreSQL at " + config.host() + ":" + config.port() + "/"
         + config.database() + " (schema " + s + ")", e);

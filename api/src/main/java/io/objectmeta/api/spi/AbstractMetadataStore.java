@@ -154,13 +154,13 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     Validation.bucketName(name);
     Validation.owner("owner", owner);
     Validation.json("attributes", attributes);
-    return doCreateBucket(name, owner, attributes);
+    return guard(() -> doCreateBucket(name, owner, attributes));
   }
 
   @Override
   public final Bucket getBucket(String name) {
     Validation.bucketName(name);
-    return doGetBucket(name);
+    return guard(() -> doGetBucket(name));
   }
 
   @Override
@@ -171,13 +171,13 @@ public abstract class AbstractMetadataStore implements MetadataStore {
       Validation.owner("update.owner", update.owner());
     }
     Validation.json("update.attributes", update.attributes());
-    return doUpdateBucket(name, update);
+    return guard(() -> doUpdateBucket(name, update));
   }
 
   @Override
   public final void deleteBucket(String name) {
     Validation.bucketName(name);
-    doDeleteBucket(name);
+    guardRun(() -> doDeleteBucket(name));
   }
 
   @Override
@@ -190,7 +190,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     if (r.maxBuckets() == 0) {
       return new BucketPage(List.of(), false, null);
     }
-    List<Bucket> got = doListBuckets(r.owner(), r.marker(), r.maxBuckets() + 1);
+    List<Bucket> got = guard(() -> doListBuckets(r.owner(), r.marker(), r.maxBuckets() + 1));
     boolean truncated = got.size() > r.maxBuckets();
     List<Bucket> page = truncated ? got.subList(0, r.maxBuckets()) : got;
     return new BucketPage(List.copyOf(page), truncated,
@@ -214,20 +214,20 @@ public abstract class AbstractMetadataStore implements MetadataStore {
       throw new InvalidArgumentException("condition", "at most one of ifNoneMatch, ifMatchEtag,"
           + " ifMatchVersionId");
     }
-    return doPutObject(bucket, key, metadata, condition);
+    return guard(() -> doPutObject(bucket, key, metadata, condition));
   }
 
   @Override
   public final ObjectVersion getObject(String bucket, String key) {
     objectArgs(bucket, key);
-    return doGetObject(bucket, key);
+    return guard(() -> doGetObject(bucket, key));
   }
 
   @Override
   public final ObjectVersion getObjectVersion(String bucket, String key, String versionId) {
     objectArgs(bucket, key);
     Validation.versionId("versionId", versionId);
-    return doGetObjectVersion(bucket, key, versionId);
+    return guard(() -> doGetObjectVersion(bucket, key, versionId));
   }
 
   @Override
@@ -238,20 +238,20 @@ public abstract class AbstractMetadataStore implements MetadataStore {
       Validation.versionId("versionId", versionId);
     }
     Validation.metadataUpdate(update);
-    return doUpdateObjectMetadata(bucket, key, versionId, update);
+    return guard(() -> doUpdateObjectMetadata(bucket, key, versionId, update));
   }
 
   @Override
   public final DeleteResult deleteObject(String bucket, String key) {
     objectArgs(bucket, key);
-    return doDeleteObject(bucket, key);
+    return guard(() -> doDeleteObject(bucket, key));
   }
 
   @Override
   public final DeleteResult deleteObjectVersion(String bucket, String key, String versionId) {
     objectArgs(bucket, key);
     Validation.versionId("versionId", versionId);
-    return doDeleteObjectVersion(bucket, key, versionId);
+    return guard(() -> doDeleteObjectVersion(bucket, key, versionId));
   }
 
   @Override
@@ -277,11 +277,11 @@ public abstract class AbstractMetadataStore implements MetadataStore {
         Validation.versionId("refs[" + i + "].versionId", ref.versionId());
       }
     }
-    doGetBucket(bucket);
+    guardRun(() -> doGetBucket(bucket));
     List<BatchEntry<T>> out = new ArrayList<>(refs.size());
     for (ObjectRef ref : refs) {
       try {
-        out.add(BatchEntry.success(ref, op.apply(ref)));
+        out.add(BatchEntry.success(ref, guard(() -> op.apply(ref))));
       } catch (MetadataException e) {
         out.add(BatchEntry.failure(ref, e));
       }
@@ -297,7 +297,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     require(Capability.MULTIPART_UPLOADS);
     objectArgs(bucket, key);
     Validation.metadata(metadata);
-    return doInitiateMultipartUpload(bucket, key, metadata);
+    return guard(() -> doInitiateMultipartUpload(bucket, key, metadata));
   }
 
   @Override
@@ -306,7 +306,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     objectArgs(bucket, key);
     Validation.uploadId(uploadId);
     Validation.part("part", part);
-    return doPutPart(bucket, key, uploadId, part);
+    return guard(() -> doPutPart(bucket, key, uploadId, part));
   }
 
   @Override
@@ -331,7 +331,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
       }
       last = c.partNumber();
     }
-    return doCompleteMultipartUpload(bucket, key, uploadId, List.copyOf(parts));
+    return guard(() -> doCompleteMultipartUpload(bucket, key, uploadId, List.copyOf(parts)));
   }
 
   @Override
@@ -339,7 +339,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     require(Capability.MULTIPART_UPLOADS);
     objectArgs(bucket, key);
     Validation.uploadId(uploadId);
-    doAbortMultipartUpload(bucket, key, uploadId);
+    guardRun(() -> doAbortMultipartUpload(bucket, key, uploadId));
   }
 
   @Override
@@ -354,11 +354,12 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     }
     Validation.maxKeys("maxParts", r.maxParts());
     if (r.maxParts() == 0) {
-      doListParts(r.bucket(), r.key(), r.uploadId(), r.partNumberMarker(), 1); // NoSuchUpload still
+      // NoSuchUpload still
+      guardRun(() -> doListParts(r.bucket(), r.key(), r.uploadId(), r.partNumberMarker(), 1));
       return new ListPartsResult(List.of(), false, 0);
     }
-    List<Part> got = doListParts(r.bucket(), r.key(), r.uploadId(), r.partNumberMarker(),
-        r.maxParts() + 1);
+    List<Part> got = guard(() -> doListParts(r.bucket(), r.key(), r.uploadId(),
+        r.partNumberMarker(), r.maxParts() + 1));
     boolean truncated = got.size() > r.maxParts();
     List<Part> page = truncated ? got.subList(0, r.maxParts()) : got;
     return new ListPartsResult(List.copyOf(page), truncated,
@@ -371,10 +372,45 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     Validation.notNull("request", r);
     listingArgs(r.bucket(), r.prefix(), r.delimiter(), "keyMarker", r.keyMarker(), r.maxUploads(),
         "maxUploads");
-    Bucket b = doGetBucket(r.bucket());
-    try (Cursor<MultipartUpload> c = uploads(b)) {
-      return Listings.uploads(c, r);
+    Bucket b = guard(() -> doGetBucket(r.bucket()));
+    return guard(() -> {
+      try (Cursor<MultipartUpload> c = uploads(b)) {
+        return Listings.uploads(c, r);
+      }
+    });
+  }
+
+  // ------------------------------------------------------------------------------------ faults
+
+  /**
+   * The typed error for a failure of the backend's database client that reached this class
+   * untyped (a driver's timeout or lost connection thrown from deep inside a call), or null when
+   * {@code e} is no such failure (a bug: it is thrown as it is). Every call of the contract goes
+   * through here, so no driver exception escapes to callers that only know the contract's errors.
+   */
+  protected MetadataException fault(RuntimeException e) {
+    return null;
+  }
+
+  private <T> T guard(java.util.function.Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (MetadataException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      MetadataException typed = fault(e);
+      if (typed == null) {
+        throw e;
+      }
+      throw typed;
     }
+  }
+
+  private void guardRun(Runnable call) {
+    guard(() -> {
+      call.run();
+      return null;
+    });
   }
 
   // ----------------------------------------------------------------------------------- listings
@@ -383,10 +419,12 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   public ListObjectsResult listObjects(ListObjectsRequest r) {
     Validation.notNull("request", r);
     listingArgs(r.bucket(), r.prefix(), r.delimiter(), "marker", r.marker(), r.maxKeys(), "maxKeys");
-    Bucket b = doGetBucket(r.bucket());
-    try (Cursor<ObjectVersion> c = current(b, r.asOf())) {
-      return Listings.v1(c, r);
-    }
+    Bucket b = guard(() -> doGetBucket(r.bucket()));
+    return guard(() -> {
+      try (Cursor<ObjectVersion> c = current(b, r.asOf())) {
+        return Listings.v1(c, r);
+      }
+    });
   }
 
   @Override
@@ -394,10 +432,12 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     Validation.notNull("request", r);
     listingArgs(r.bucket(), r.prefix(), r.delimiter(), "startAfter", r.startAfter(), r.maxKeys(),
         "maxKeys");
-    Bucket b = doGetBucket(r.bucket());
-    try (Cursor<ObjectVersion> c = current(b, r.asOf())) {
-      return Listings.v2(c, r, continuationTokens(), b.id());
-    }
+    Bucket b = guard(() -> doGetBucket(r.bucket()));
+    return guard(() -> {
+      try (Cursor<ObjectVersion> c = current(b, r.asOf())) {
+        return Listings.v2(c, r, continuationTokens(), b.id());
+      }
+    });
   }
 
   @Override
@@ -405,34 +445,42 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     Validation.notNull("request", r);
     listingArgs(r.bucket(), r.prefix(), r.delimiter(), "keyMarker", r.keyMarker(), r.maxKeys(),
         "maxKeys");
-    Bucket b = doGetBucket(r.bucket());
-    try (Cursor<ObjectVersion> c = versions(b)) {
-      return Listings.versions(c, r);
-    }
+    Bucket b = guard(() -> doGetBucket(r.bucket()));
+    return guard(() -> {
+      try (Cursor<ObjectVersion> c = versions(b)) {
+        return Listings.versions(c, r);
+      }
+    });
   }
 
   @Override
   public LifecyclePage<ObjectVersion> listCurrentOlderThan(LifecycleRequest r) {
     Bucket b = lifecycleArgs(r);
-    try (Cursor<ObjectVersion> c = currentObjects(b)) {
-      return Listings.currentOlderThan(c, r);
-    }
+    return guard(() -> {
+      try (Cursor<ObjectVersion> c = currentObjects(b)) {
+        return Listings.currentOlderThan(c, r);
+      }
+    });
   }
 
   @Override
   public LifecyclePage<NonCurrentVersion> listNonCurrentVersions(LifecycleRequest r) {
     Bucket b = lifecycleArgs(r);
-    try (Cursor<ObjectVersion> c = versions(b)) {
-      return Listings.nonCurrent(c, r);
-    }
+    return guard(() -> {
+      try (Cursor<ObjectVersion> c = versions(b)) {
+        return Listings.nonCurrent(c, r);
+      }
+    });
   }
 
   @Override
   public LifecyclePage<ObjectVersion> listOrphanDeleteMarkers(LifecycleRequest r) {
     Bucket b = lifecycleArgs(r);
-    try (Cursor<ObjectVersion> c = versions(b)) {
-      return Listings.orphanDeleteMarkers(c, r);
-    }
+    return guard(() -> {
+      try (Cursor<ObjectVersion> c = versions(b)) {
+        return Listings.orphanDeleteMarkers(c, r);
+      }
+    });
   }
 
   private volatile ContinuationToken tokens;
@@ -463,7 +511,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     require(Capability.LIFECYCLE_LISTINGS);
     Validation.notNull("request", r);
     listingArgs(r.bucket(), r.prefix(), null, "keyMarker", r.keyMarker(), r.maxKeys(), "maxKeys");
-    return doGetBucket(r.bucket());
+    return guard(() -> doGetBucket(r.bucket()));
   }
 
   // --------------------------------------------------------------------------------- management
@@ -471,7 +519,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   @Override
   public final Usage bucketUsage(String bucket) {
     Validation.bucketName(bucket);
-    return doBucketUsage(bucket);
+    return guard(() -> doBucketUsage(bucket));
   }
 
   // ----------------------------------------------------------------------------------- GC queue
@@ -479,21 +527,21 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   @Override
   public final GarbageClaim claimGarbage(int max, Duration gracePeriod, Duration lease) {
     Validation.claim(max, gracePeriod, lease);
-    return doClaimGarbage(max, gracePeriod, lease);
+    return guard(() -> doClaimGarbage(max, gracePeriod, lease));
   }
 
   @Override
   public final int acknowledgeGarbage(String claimId, Collection<String> recordIds) {
     Validation.notNull("claimId", claimId);
     Validation.notNull("recordIds", recordIds);
-    return recordIds.isEmpty() ? 0 : doAcknowledgeGarbage(claimId, recordIds);
+    return recordIds.isEmpty() ? 0 : guard(() -> doAcknowledgeGarbage(claimId, recordIds));
   }
 
   @Override
   public final int releaseGarbage(String claimId, Collection<String> recordIds) {
     Validation.notNull("claimId", claimId);
     Validation.notNull("recordIds", recordIds);
-    return recordIds.isEmpty() ? 0 : doReleaseGarbage(claimId, recordIds);
+    return recordIds.isEmpty() ? 0 : guard(() -> doReleaseGarbage(claimId, recordIds));
   }
 
   @Override
@@ -501,7 +549,7 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     Validation.notNull("claimId", claimId);
     Validation.notNull("recordIds", recordIds);
     Validation.lease("lease", lease);
-    return recordIds.isEmpty() ? 0 : doRenewGarbage(claimId, recordIds, lease);
+    return recordIds.isEmpty() ? 0 : guard(() -> doRenewGarbage(claimId, recordIds, lease));
   }
 
   // ------------------------------------------------------------------------------------ restore
@@ -509,14 +557,14 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   @Override
   public final Bucket restoreBucket(Bucket bucket) {
     Validation.restoredBucket(bucket);
-    return doRestoreBucket(bucket);
+    return guard(() -> doRestoreBucket(bucket));
   }
 
   @Override
   public final void restoreKey(String bucket, String key, List<ObjectVersion> versions) {
     objectArgs(bucket, key);
     Validation.restoredVersions(key, versions);
-    doRestoreKey(bucket, key, List.copyOf(versions));
+    guardRun(() -> doRestoreKey(bucket, key, List.copyOf(versions)));
   }
 
   @Override
@@ -524,19 +572,19 @@ public abstract class AbstractMetadataStore implements MetadataStore {
     require(Capability.MULTIPART_UPLOADS);
     Validation.bucketName(bucket);
     Validation.restoredUpload(upload, parts);
-    doRestoreUpload(bucket, upload, List.copyOf(parts));
+    guardRun(() -> doRestoreUpload(bucket, upload, List.copyOf(parts)));
   }
 
   @Override
   public final GarbagePage listGarbage(String after, int limit) {
     Validation.garbageListing(after, limit);
-    return doListGarbage(after, limit);
+    return guard(() -> doListGarbage(after, limit));
   }
 
   @Override
   public final int restoreGarbage(List<GarbageRecord> records) {
     Validation.garbageRecords(records);
-    return doRestoreGarbage(List.copyOf(records));
+    return guard(() -> doRestoreGarbage(List.copyOf(records)));
   }
 
   // ------------------------------------------------------------------------------------ helpers
