@@ -123,8 +123,8 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
       throw e;
     }
     if (config.repair()) {
-      drain = BackgroundRepair.start("objectmeta-bigtable-repair", config.repairInterval(),
-          this::repair);
+      drain = BackgroundRepair.start("objectmeta-bigtable-repair", config.describe(),
+          config.repairInterval(), this::repair);
     } else {
       drain = null;
     }

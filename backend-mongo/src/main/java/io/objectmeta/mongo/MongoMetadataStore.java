@@ -138,8 +138,8 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
       throw unavailable(e);
     }
     if (config.repair()) {
-      drain = BackgroundRepair.start("objectmeta-mongo-repair", config.repairInterval(),
-          this::repair);
+      drain = BackgroundRepair.start("objectmeta-mongo-repair", "mongodb database "
+          + config.database(), config.repairInterval(), this::repair);
     } else {
       drain = null;
     }
