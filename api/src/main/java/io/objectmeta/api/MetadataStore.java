@@ -119,8 +119,14 @@ import java.util.UUID;
  * microseconds). {@link #listGarbage} reads the GC queue without claiming, to copy it.
  *
  * <h2>Retries</h2>
- * Implementations retry internally only where the method says so (optimistic backends restart a
- * conflicting operation a bounded number of times, then throw ServiceUnavailable).
+ * A backend whose writes are optimistic (MongoDB's and Bigtable's compare-and-set) restarts a
+ * write that lost a race with another writer of the same bucket or key, through one
+ * {@link io.objectmeta.api.spi.RetryPolicy}: at most {@code maxRetries} restarts (a store option,
+ * default 100) with jittered backoff, then the retryable ServiceUnavailable saying how many
+ * attempts it made. A wait for another writer's unfinished write (its intent) is bounded by time
+ * instead: twice the intent lease, after which that write is rolled forward or the same error is
+ * thrown. No loop is unbounded. PostgreSQL writes take locks and do not restart; nothing retries
+ * a call that failed for any other reason: the caller decides.
  *
  * <p>Implementations are thread-safe.
  */

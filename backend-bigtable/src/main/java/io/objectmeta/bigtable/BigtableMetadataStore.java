@@ -93,6 +93,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
   private final BigtableTableAdminClient admin;
   private final boolean ownsClients;
   private final BigtableConfig config;
+  private final io.objectmeta.api.spi.RetryPolicy retry;
   private final Bt bt;
   private final TableId buckets;
   private final TableId objects;
@@ -109,6 +110,7 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
     this.admin = admin;
     this.ownsClients = ownsClients;
     this.config = config;
+    this.retry = new io.objectmeta.api.spi.RetryPolicy("bigtable", config.maxRetries(), 25);
     this.bt = new Bt(client);
     this.buckets = TableId.of(config.table("buckets"));
     this.objects = TableId.of(config.table("objects"));
@@ -200,33 +202,19 @@ public final class BigtableMetadataStore extends AbstractMetadataStore {
    * bounded by twice the lease, then the retryable error.
    */
   private void waitBusy(int round, long startNanos, String what) {
-    if (System.nanoTime() - startNanos > 2 * config.intentLease().toNanos()) {
-      throw new ServiceUnavailableException("bigtable: " + what + " for twice the intent lease ("
-          + config.intentLease().toMillis() + " ms); try again");
-    }
-    sleepJittered(round);
+    retry.await(round, startNanos, config.intentLease().multipliedBy(2), what);
   }
 
-  private static void sleepJittered(int round) {
-    if (round == 0) {
-      Thread.onSpinWait();
-      return;
-    }
-    long cap = Math.min(25, 1L << Math.min(round, 5));
-    try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(cap) + 1);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ServiceUnavailableException("bigtable: interrupted");
-    }
-  }
-
+  /**
+   * After a lost race: the retry policy's pause, or its ServiceUnavailable once
+   * {@code maxRetries} restarts are spent.
+   */
   private void backoff(int attempt, String what) {
     if (attempt >= config.maxRetries()) {
       throw new ServiceUnavailableException("bigtable: " + what + " after " + (attempt + 1)
           + " attempts (maxRetries " + config.maxRetries() + "); try again");
     }
-    sleepJittered(attempt);
+    retry.pause(attempt);
   }
 
   // ------------------------------------------------------------------------------------ buckets

@@ -20,16 +20,18 @@ import java.util.stream.Collectors;
  *   <li>{@code keyFormat}: {@code v1} (default) or {@code v0}, for buckets created from now on
  *   <li>{@code intentLeaseMs}: how long a write may hold its key before another process rolls
  *       its recorded intent forward (default 30000)
+ *   <li>{@code maxRetries}: how often a bucket update restarts after losing a compare-and-set
+ *       race before it fails with the retryable ServiceUnavailable (default 100)
  *   <li>{@code repairIntervalMs}: how often the background drain of the repair queue runs
  *       (default 60000; {@code repair=false} turns it off)
  * </ul>
  * The database is the URI's path (default {@code objectmeta}).
  */
 record MongoConfig(String connection, String database, Layout layout, KeyFormat keyFormat,
-    Duration intentLease, Duration repairInterval, boolean repair) {
+    Duration intentLease, Duration repairInterval, boolean repair, int maxRetries) {
 
   static final Set<String> OURS = Set.of("layout", "keyFormat", "intentLeaseMs",
-      "repairIntervalMs", "repair");
+      "repairIntervalMs", "repair", "maxRetries");
 
   /** The connection-string options of the MongoDB Java driver (names in any case). */
   static final Set<String> DRIVER = Set.of("appName", "authMechanism",
@@ -87,14 +89,17 @@ record MongoConfig(String connection, String database, Layout layout, KeyFormat 
     return new MongoConfig(connection, database, layout, format,
         Duration.ofMillis(opts.positiveLong("intentLeaseMs", 30_000)),
         Duration.ofMillis(opts.positiveLong("repairIntervalMs", 60_000)),
-        opts.bool("repair", true));
+        opts.bool("repair", true),
+        opts.positiveInt("maxRetries", io.objectmeta.api.spi.RetryPolicy.DEFAULT_MAX_RETRIES));
   }
 
   MongoConfig withLease(Duration lease, Duration repairEvery) {
-    return new MongoConfig(connection, database, layout, keyFormat, lease, repairEvery, repair);
+    return new MongoConfig(connection, database, layout, keyFormat, lease, repairEvery, repair,
+        maxRetries);
   }
 
   MongoConfig withDatabase(String db) {
-    return new MongoConfig(connection, db, layout, keyFormat, intentLease, repairInterval, repair);
+    return new MongoConfig(connection, db, layout, keyFormat, intentLease, repairInterval, repair,
+        maxRetries);
   }
 }

@@ -103,6 +103,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
   private final MongoClient client;
   private final boolean ownsClient;
   private final MongoConfig config;
+  private final io.objectmeta.api.spi.RetryPolicy retry;
   private final MongoDatabase db;
   private final MongoCollection<BsonDocument> meta;
   private final MongoCollection<BsonDocument> info;
@@ -119,6 +120,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     this.client = client;
     this.ownsClient = ownsClient;
     this.config = config;
+    this.retry = new io.objectmeta.api.spi.RetryPolicy("mongodb", config.maxRetries(), 20);
     this.db = client.getDatabase(config.database());
     this.meta = db.getCollection(METASTORE, BsonDocument.class);
     this.info = db.getCollection(INFOSTORE, BsonDocument.class);
@@ -294,13 +296,14 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected Bucket doUpdateBucket(String name, BucketUpdate update) {
+    long start = System.nanoTime();
     for (int attempt = 0; ; attempt++) {
       Row r = row(name);
       Bucket after = BucketRules.apply(r.bucket(), update);
       if (casBucket(r, after)) {
         return after;
       }
-      backoff(attempt, null);
+      retry.backoff(attempt, start, "the bucket kept changing");
     }
   }
 
@@ -657,21 +660,12 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     return true;
   }
 
-  private static void backoff(int attempt, Long deadline) {
-    if (deadline != null && System.nanoTime() > deadline) {
+  /** A pause in a wait bounded by {@code deadline} (System.nanoTime()), the retry policy's jitter. */
+  private void backoff(int attempt, long deadline) {
+    if (System.nanoTime() > deadline) {
       throw new ServiceUnavailableException("mongodb: the key stayed busy; try again");
     }
-    if (attempt == 0) {
-      Thread.onSpinWait();
-      return;
-    }
-    long cap = Math.min(20, 1L << Math.min(attempt, 5));
-    try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(cap) + 1);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ServiceUnavailableException("mongodb: interrupted");
-    }
+    retry.pause(attempt);
   }
 
   private static String newTag() {
@@ -1199,6 +1193,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
     long t0 = System.nanoTime();
     long keys = 0;
     long versions = 0;
+    long start = System.nanoTime();
     for (int attempt = 0; ; attempt++) {
       Row r = row(bucket);
       if (r.format() == KeyFormat.V1 && r.legacy() == KeyFormat.V1) {
@@ -1208,7 +1203,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
         // new keys go to v1 from now on; the keys there are stay v0 until moved
         if (meta.replaceOne(Filters.and(Filters.eq("_id", bucket), Filters.eq("r", r.rev()), LIVE),
             Docs.bucket(r.bucket(), KeyFormat.V1, KeyFormat.V0, r.rev() + 1)).getMatchedCount() != 1) {
-          backoff(attempt, null);
+          retry.backoff(attempt, start, "the bucket kept changing");
         }
         continue;
       }
@@ -1427,6 +1422,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
 
   @Override
   protected Bucket doRestoreBucket(Bucket bucket) {
+    long start = System.nanoTime();
     for (int attempt = 0; ; attempt++) {
       Row r;
       try {
@@ -1441,7 +1437,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
           insertBucket(bucket, config.keyFormat());
           return bucket;
         } catch (BucketAlreadyExistsException raced) {
-          backoff(attempt, null);
+          retry.backoff(attempt, start, "the bucket kept changing");
           continue;
         }
       }
@@ -1449,7 +1445,7 @@ public final class MongoMetadataStore extends AbstractMetadataStore {
       if (casBucket(r, after)) {
         return after;
       }
-      backoff(attempt, null);
+      retry.backoff(attempt, start, "the bucket kept changing");
     }
   }
 
