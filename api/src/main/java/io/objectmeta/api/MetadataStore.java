@@ -59,8 +59,10 @@ import java.util.UUID;
  * enabled through another adds a version (the null version stays); after a bucket was deleted and
  * created again through another, it goes to the new bucket. A backend may offer a cache of bucket
  * state that relaxes this, off by default and named with its window in the backend's options
- * (Bigtable's {@code bucketCacheMs}): with it on, a call may follow a bucket's state up to that
- * old. The conformance suite checks this across two stores opened separately on one database.
+ * (Bigtable's {@code bucketCacheMs}) and declared by the store ({@link #bucketStateWindow()}):
+ * with it on, a call may follow a bucket's state up to that old, never older. The conformance
+ * suite checks this across two stores opened separately on one database, each store held to
+ * the window it declares.
  *
  * <h2>Failures</h2>
  * Every failure is a {@link io.objectmeta.api.error.MetadataException} subtype carrying its S3
@@ -119,11 +121,14 @@ import java.util.UUID;
  * microseconds). {@link #listGarbage} reads the GC queue without claiming, to copy it.
  *
  * <h2>Retries</h2>
- * A backend whose writes are optimistic (MongoDB's and Bigtable's compare-and-set) restarts a
- * write that lost a race with another writer of the same bucket or key, through one
+ * A backend whose writes are optimistic (MongoDB's and Bigtable's compare-and-set, through the
+ * one write loop of {@link io.objectmeta.api.spi.IntentProtocol}) restarts a write that lost a
+ * race with another writer of the same bucket, key or upload, through one
  * {@link io.objectmeta.api.spi.RetryPolicy}: at most {@code maxRetries} restarts (a store option,
  * default 100) with jittered backoff, then the retryable ServiceUnavailable saying how many
- * attempts it made. A wait for another writer's unfinished write (its intent) is bounded by time
+ * attempts it made over how long. The methods that may retry say so (every write: bucket
+ * updates and deletes, object and upload writes, restores); reads, listings and the GC queue's
+ * calls do not. A wait for another writer's unfinished write (its intent) is bounded by time
  * instead: twice the intent lease, after which that write is rolled forward or the same error is
  * thrown. No loop is unbounded. PostgreSQL writes take locks and do not restart; nothing retries
  * a call that failed for any other reason: the caller decides.
@@ -162,6 +167,9 @@ public interface MetadataStore extends AutoCloseable {
    * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
    * @throws io.objectmeta.api.error.InvalidArgumentException UNVERSIONED asked of a bucket that
    *     has been versioned
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   Bucket updateBucket(String name, BucketUpdate update);
 
@@ -173,6 +181,9 @@ public interface MetadataStore extends AutoCloseable {
    *
    * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
    * @throws io.objectmeta.api.error.BucketNotEmptyException it holds versions or delete markers
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   void deleteBucket(String name);
 
@@ -193,6 +204,9 @@ public interface MetadataStore extends AutoCloseable {
    * @throws io.objectmeta.api.error.PreconditionFailedException if-none-match and the key has a
    *     current object; if-match and the current object's etag or version id differs
    * @throws io.objectmeta.api.error.NoSuchKeyException if-match and the key has no current object
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   ObjectVersion putObject(String bucket, String key, ObjectMetadata metadata,
       WriteCondition condition);
@@ -231,6 +245,9 @@ public interface MetadataStore extends AutoCloseable {
    * @throws io.objectmeta.api.error.NoSuchKeyException no current object (versionId null)
    * @throws io.objectmeta.api.error.NoSuchVersionException no such version
    * @throws io.objectmeta.api.error.MethodNotAllowedException the version is a delete marker
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   ObjectVersion updateObjectMetadata(String bucket, String key, String versionId,
       ObjectMetadataUpdate update);
@@ -246,6 +263,9 @@ public interface MetadataStore extends AutoCloseable {
    *
    * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
    * @throws io.objectmeta.api.error.NoSuchKeyException unversioned bucket, key absent
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   DeleteResult deleteObject(String bucket, String key);
 
@@ -257,6 +277,9 @@ public interface MetadataStore extends AutoCloseable {
    * @return the removed version's id, and whether it was a delete marker
    * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
    * @throws io.objectmeta.api.error.NoSuchVersionException the key has no such version
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   DeleteResult deleteObjectVersion(String bucket, String key, String versionId);
 
@@ -277,6 +300,9 @@ public interface MetadataStore extends AutoCloseable {
    * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket (nothing deleted)
    * @throws io.objectmeta.api.error.InvalidArgumentException more than 1000 refs, or a ref is
    *     invalid (nothing deleted)
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   List<BatchEntry<DeleteResult>> deleteObjects(String bucket, List<ObjectRef> refs);
 
@@ -286,6 +312,9 @@ public interface MetadataStore extends AutoCloseable {
    * Starts a multipart upload of {@code key}; its metadata becomes the object's at completion.
    *
    * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   MultipartUpload initiateMultipartUpload(String bucket, String key, ObjectMetadata metadata);
 
@@ -295,6 +324,9 @@ public interface MetadataStore extends AutoCloseable {
    *
    * @return the part as stored (last-modified set)
    * @throws io.objectmeta.api.error.NoSuchUploadException no such upload for that key
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   Part putPart(String bucket, String key, String uploadId, Part part);
 
@@ -308,6 +340,9 @@ public interface MetadataStore extends AutoCloseable {
    * @throws io.objectmeta.api.error.NoSuchUploadException no such upload
    * @throws io.objectmeta.api.error.InvalidPartOrderException part numbers not strictly ascending
    * @throws io.objectmeta.api.error.InvalidPartException a part is missing or its etag differs
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   ObjectVersion completeMultipartUpload(String bucket, String key, String uploadId,
       List<CompletedPart> parts);
@@ -316,6 +351,9 @@ public interface MetadataStore extends AutoCloseable {
    * Aborts an upload: it is gone, its parts go to the GC queue.
    *
    * @throws io.objectmeta.api.error.NoSuchUploadException no such upload
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   void abortMultipartUpload(String bucket, String key, String uploadId);
 
@@ -444,6 +482,9 @@ public interface MetadataStore extends AutoCloseable {
    *     another id, or a live bucket of another name has this id
    * @throws io.objectmeta.api.error.InvalidArgumentException the id is not a canonical UUID; or
    *     UNVERSIONED given for an existing incarnation that has been versioned
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   Bucket restoreBucket(Bucket bucket);
 
@@ -462,6 +503,9 @@ public interface MetadataStore extends AutoCloseable {
    * @throws io.objectmeta.api.error.NoSuchBucketException no such bucket
    * @throws io.objectmeta.api.error.InvalidArgumentException a rule above is broken (naming the
    *     offending {@code versions[i]}); nothing changed
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   void restoreKey(String bucket, String key, List<ObjectVersion> versions);
 
@@ -478,6 +522,9 @@ public interface MetadataStore extends AutoCloseable {
    * @throws io.objectmeta.api.error.InvalidArgumentException a rule above is broken; nothing
    *     changed
    * @throws io.objectmeta.api.error.NotImplementedException no MULTIPART_UPLOADS capability
+   * @throws io.objectmeta.api.error.ServiceUnavailableException (retryable) an optimistic backend
+   *     lost {@code maxRetries} races, or waited out another writer's intent, for this write (see
+   *     Retries in the class comment)
    */
   void restoreUpload(String bucket, MultipartUpload upload, List<Part> parts);
 
@@ -514,6 +561,16 @@ public interface MetadataStore extends AutoCloseable {
 
   /** What this backend supports; a call outside it throws NotImplemented. */
   Set<Capability> capabilities();
+
+  /**
+   * How old a bucket's state (existence, incarnation, versioning) a call of this store may follow
+   * when another store on the same database changed it: zero (the default, and every backend's
+   * default) means a call that begins after the change returned sees it. A backend with an opt-in
+   * bucket cache returns its window here; the conformance suite holds it to it.
+   */
+  default Duration bucketStateWindow() {
+    return Duration.ZERO;
+  }
 
   /** Releases connections and threads. */
   @Override

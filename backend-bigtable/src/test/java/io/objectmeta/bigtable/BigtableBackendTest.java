@@ -236,4 +236,27 @@ class BigtableBackendTest {
     }
   }
 
+
+  /**
+   * A key row that never reads whole (it claims more versions than it holds, as a read torn by a
+   * concurrent write would): every attempt of a write is lost, and the write ends in the retryable
+   * ServiceUnavailable once the store's {@code maxRetries} are spent, saying so; nothing changed.
+   */
+  @Test
+  void aSteadyConflictEndsInServiceUnavailableWithinTheRetryBudget() {
+    BigtableMetadataStore store = FIXTURE.openStore(Map.of("maxRetries", "3"));
+    Bucket b = store.createBucket("steady", "owner", null);
+    ObjectVersion v1 = store.putObject("steady", "k", counter(1));
+    BigtableFixture.clients().data().mutateRow(com.google.cloud.bigtable.data.v2.models.RowMutation
+        .create(com.google.cloud.bigtable.data.v2.models.TableId.of(store.config().table("objects")),
+            new Rows(b.id()).key("k"))
+        .setCell(Bt.META, Cells.COUNT, Codec.version(5)));
+    long t0 = System.nanoTime();
+    assertThatThrownBy(() -> store.putObject("steady", "k", counter(2)))
+        .isInstanceOf(ServiceUnavailableException.class)
+        .hasMessageStartingWith("bigtable: a key row kept reading torn after 4 attempts in ")
+        .hasMessageContaining("(maxRetries 3)");
+    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
+    assertThat(store.getObject("steady", "k").versionId()).isEqualTo(v1.versionId());
+  }
 }

@@ -16,7 +16,6 @@ import io.objectmeta.api.listing.KeyOrder;
 import io.objectmeta.api.model.Bucket;
 import io.objectmeta.api.model.BucketUpdate;
 import io.objectmeta.api.model.CompletedPart;
-import io.objectmeta.api.model.DataLocation;
 import io.objectmeta.api.model.DeleteResult;
 import io.objectmeta.api.model.MultipartUpload;
 import io.objectmeta.api.model.ObjectMetadata;
@@ -35,6 +34,7 @@ import io.objectmeta.api.versioning.KeyChange;
 import io.objectmeta.api.versioning.KeyHistory;
 import io.objectmeta.api.versioning.KeyWrites;
 import io.objectmeta.api.versioning.MultipartRules;
+import io.objectmeta.api.versioning.UploadChange;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,7 +43,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -188,11 +187,11 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
       }
       for (TreeMap<String, Upload> perKey : s.uploads.values()) {
         for (Upload u : perKey.values()) {
-          queueParts(s.bucket, u.upload(), u.parts().values());
+          apply(s, u.upload(), MultipartRules.abort(u.parts()));
         }
       }
       buckets.remove(name);
-      queue(GarbageRecord.Kind.BUCKET, name, s.bucket.id(), null, null, 0, 0, List.of(), clock.instant(), null);
+      queue(GarbageRecord.ofBucket("-", name, s.bucket.id(), clock.instant()), null);
     }
   }
 
@@ -252,11 +251,8 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
   protected DeleteResult doDeleteObject(String bucket, String key) {
     synchronized (lock) {
       BucketState s = state(bucket);
-      VersioningState vs = s.bucket.versioning();
-      KeyChange c = apply(s, KeyWrites.delete(history(s, key), vs, ids.next()));
-      return vs == VersioningState.UNVERSIONED
-          ? new DeleteResult(key, null, false)
-          : new DeleteResult(key, c.subject().versionId(), true);
+      return apply(s, KeyWrites.delete(history(s, key), s.bucket.versioning(), ids.next()))
+          .deleteResult();
     }
   }
 
@@ -264,8 +260,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
   protected DeleteResult doDeleteObjectVersion(String bucket, String key, String versionId) {
     synchronized (lock) {
       BucketState s = state(bucket);
-      KeyChange c = apply(s, KeyWrites.deleteVersion(history(s, key), versionId));
-      return new DeleteResult(key, c.subject().versionId(), c.subject().deleteMarker());
+      return apply(s, KeyWrites.deleteVersion(history(s, key), versionId)).versionDeleteResult();
     }
   }
 
@@ -279,7 +274,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
       VersionId id = ids.next();
       MultipartUpload u = new MultipartUpload(key, id.encodeOldestFirst(), id.timestamp(), metadata);
       s.uploads.computeIfAbsent(key, k -> new TreeMap<>()).put(u.uploadId(), new Upload(u, new TreeMap<>()));
-      s.usage = s.usage.plus(new Usage(0, 0, 0, 0, 0, 1, 0));
+      apply(s, u, MultipartRules.initiate());
       return u;
     }
   }
@@ -290,13 +285,9 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
       BucketState s = state(bucket);
       Upload u = upload(s, key, uploadId);
       Part stored = part.withLastModified(clock.instant());
-      Part old = u.parts().put(part.partNumber(), stored);
-      long delta = stored.size();
-      if (old != null) {
-        queueParts(s.bucket, u.upload(), List.of(old));
-        delta -= old.size();
-      }
-      s.usage = s.usage.plus(new Usage(0, 0, 0, 0, 0, 0, delta));
+      UploadChange c = MultipartRules.putPart(u.parts().get(part.partNumber()), stored);
+      u.parts().put(part.partNumber(), stored);
+      apply(s, u.upload(), c);
       return stored;
     }
   }
@@ -310,7 +301,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
       ObjectMetadata m = MultipartRules.complete(u.upload().metadata(), u.parts(), parts);
       KeyChange c = apply(s, KeyWrites.put(history(s, key), s.bucket.versioning(), m,
           WriteCondition.none(), ids.next()));
-      queueParts(s.bucket, u.upload(), MultipartRules.leftOut(u.parts(), parts));
+      apply(s, u.upload(), MultipartRules.completion(u.parts(), parts));
       removeUpload(s, u);
       return c.subject();
     }
@@ -321,7 +312,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
     synchronized (lock) {
       BucketState s = state(bucket);
       Upload u = upload(s, key, uploadId);
-      queueParts(s.bucket, u.upload(), u.parts().values());
+      apply(s, u.upload(), MultipartRules.abort(u.parts()));
       removeUpload(s, u);
     }
   }
@@ -510,9 +501,9 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
       }
       Upload old = perKey.put(upload.uploadId(), new Upload(upload, byNumber));
       if (old != null) {
-        s.usage = s.usage.minus(uploadUsage(old.parts().values()));
+        s.usage = s.usage.minus(MultipartRules.restore(old.parts().values()).usageDelta());
       }
-      s.usage = s.usage.plus(uploadUsage(parts));
+      s.usage = s.usage.plus(MultipartRules.restore(parts).usageDelta());
     }
   }
 
@@ -542,8 +533,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
       int added = 0;
       for (GarbageRecord r : records) {
         if (!origins.containsKey(r.id())) {
-          queue(r.kind(), r.bucket(), r.bucketId(), r.key(), r.versionId(), r.partNumber(), r.size(), r.dataLocations(),
-              r.deletedAt(), r.id());
+          queue(r, r.id());
           added++;
         }
       }
@@ -556,7 +546,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
   private BucketState state(String name) {
     BucketState s = buckets.get(name);
     if (s == null) {
-      throw new NoSuchBucketException("bucket: \"" + name + "\" does not exist");
+      throw NoSuchBucketException.of(name);
     }
     return s;
   }
@@ -590,8 +580,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
     }
     Instant now = clock.instant();
     for (ObjectVersion v : c.garbage()) {
-      queue(GarbageRecord.Kind.OBJECT_VERSION, s.bucket.name(), s.bucket.id(), v.key(), v.versionId(), 0, v.size(),
-          v.metadata().dataLocations(), now, null);
+      queue(GarbageRecord.ofVersion("-", s.bucket, v, now), null);
     }
     s.usage = s.usage.plus(c.usageDelta());
     return c;
@@ -601,7 +590,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
     TreeMap<String, Upload> perKey = s.uploads.get(key);
     Upload u = perKey == null ? null : perKey.get(uploadId);
     if (u == null) {
-      throw new NoSuchUploadException("uploadId: no upload " + uploadId + " of \"" + key + "\"");
+      throw NoSuchUploadException.of(key, uploadId);
     }
     return u;
   }
@@ -613,29 +602,23 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
     if (perKey.isEmpty()) {
       s.uploads.remove(key);
     }
-    s.usage = s.usage.minus(uploadUsage(u.parts().values()));
   }
 
-  /** What one upload with these parts counts in usage. */
-  private static Usage uploadUsage(Collection<Part> parts) {
-    return new Usage(0, 0, 0, 0, 0, 1, parts.stream().mapToLong(Part::size).sum());
-  }
-
-  private void queueParts(Bucket b, MultipartUpload u, Collection<Part> parts) {
-    Instant now = clock.instant();
-    for (Part p : parts) {
-      queue(GarbageRecord.Kind.PART, b.name(), b.id(), u.key(), u.uploadId(), p.partNumber(), p.size(),
-          p.dataLocations(), now, null);
+  /** Persists an upload change's usage delta and GC records (caller holds the lock). */
+  private void apply(BucketState s, MultipartUpload u, UploadChange c) {
+    for (GarbageRecord g : c.garbage(s.bucket, u, clock.instant(), "-")) {
+      queue(g, null);
     }
+    s.usage = s.usage.plus(c.usageDelta());
   }
 
-  /** Queues a record with the next id; {@code origin}: the source id of a restored record. */
-  private void queue(GarbageRecord.Kind kind, String bucket, String bucketId, String key,
-      String versionId, int partNumber, long size, List<DataLocation> locations, Instant deletedAt,
-      String origin) {
+  /**
+   * Queues a record under the next id, at its own time;
+   * {@code origin}: the source id of a restored record.
+   */
+  private void queue(GarbageRecord record, String origin) {
     long seq = ++garbageSeq;
-    Queued q = new Queued(new GarbageRecord("gc-" + seq, kind, bucket, bucketId, key, versionId,
-        partNumber, size, locations, deletedAt), seq, origin);
+    Queued q = new Queued(record.as("gc-" + seq, record.deletedAt()), seq, origin);
     queue.put(q.pos, q);
     garbage.put(q.record.id(), q);
     if (origin != null) {

@@ -219,20 +219,18 @@ public final class Docs {
     return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
   }
 
-  public static BsonDocument garbage(String id, GarbageRecord.Kind kind, String bucket, String bucketId,
-      String key, String versionId, int partNumber, long size, List<DataLocation> locations,
-      Instant deletedAt) {
-    BsonDocument d = new BsonDocument(ID, new BsonString(id))
-        .append("at", new BsonInt64(nanos(deletedAt)))
-        .append("da", new BsonString(deletedAt.toString()))
-        .append("k", new BsonString(kind.name())).append("b", new BsonString(bucket))
-        .append("bi", new BsonString(bucketId)).append("pn", new BsonInt32(partNumber))
-        .append("sz", new BsonInt64(size)).append("dl", locations(locations));
-    if (key != null) {
-      d.append("key", new BsonString(key));
+  public static BsonDocument garbage(GarbageRecord r) {
+    BsonDocument d = new BsonDocument(ID, new BsonString(r.id()))
+        .append("at", new BsonInt64(nanos(r.deletedAt())))
+        .append("da", new BsonString(r.deletedAt().toString()))
+        .append("k", new BsonString(r.kind().name())).append("b", new BsonString(r.bucket()))
+        .append("bi", new BsonString(r.bucketId())).append("pn", new BsonInt32(r.partNumber()))
+        .append("sz", new BsonInt64(r.size())).append("dl", locations(r.dataLocations()));
+    if (r.key() != null) {
+      d.append("key", new BsonString(r.key()));
     }
-    if (versionId != null) {
-      d.append("vid", new BsonString(versionId));
+    if (r.versionId() != null) {
+      d.append("vid", new BsonString(r.versionId()));
     }
     return d;
   }

@@ -20,8 +20,9 @@ import java.util.stream.Collectors;
  *   <li>{@code keyFormat}: {@code v1} (default) or {@code v0}, for buckets created from now on
  *   <li>{@code intentLeaseMs}: how long a write may hold its key before another process rolls
  *       its recorded intent forward (default 30000)
- *   <li>{@code maxRetries}: how often a bucket update restarts after losing a compare-and-set
- *       race before it fails with the retryable ServiceUnavailable (default 100)
+ *   <li>{@code maxRetries}: how often a write (to a bucket, a key or an upload) restarts after
+ *       losing a compare-and-set race before it fails with the retryable ServiceUnavailable
+ *       (default 100); waiting for another writer's intent is bounded by twice the lease instead
  *   <li>{@code repairIntervalMs}: how often the background drain of the repair queue runs
  *       (default 60000; {@code repair=false} turns it off)
  * </ul>

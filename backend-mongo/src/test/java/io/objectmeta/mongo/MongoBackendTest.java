@@ -379,4 +379,34 @@ class MongoBackendTest {
       drop(s);
     }
   }
+
+  /**
+   * A key whose versions are there without their lock (as a reader sees one that another writer
+   * is emptying): every attempt of a write is lost, and the write ends in the retryable
+   * ServiceUnavailable once the store's {@code maxRetries} are spent, saying so; nothing changed.
+   * (Before the shared protocol, MongoDB's loops had no such bound.)
+   */
+  @Test
+  void aSteadyConflictEndsInServiceUnavailableWithinTheRetryBudget() {
+    String db = "om_test_" + ProcessHandle.current().pid() + "_steady";
+    MongoMetadataStore s = new MongoMetadataStore(MongoFixture.client(), false, MongoConfig.from(
+        URI.create(MongoTestServer.uri() + db), Map.of("layout", "collection-per-bucket",
+            "keyFormat", "v1", "maxRetries", "3")));
+    try {
+      var b = s.createBucket("steady", "owner", null);
+      ObjectVersion v1 = s.putObject("steady", "k", ObjectMetadata.builder().size(1).etag("e").build());
+      Namespace ns = s.ns(b, KeyFormat.V1);
+      ns.coll().deleteOne(Filters.eq("_id", ns.ids().lock("k")));
+      long t0 = System.nanoTime();
+      assertThatThrownBy(() -> s.putObject("steady", "k",
+          ObjectMetadata.builder().size(2).etag("f").build()))
+          .isInstanceOf(ServiceUnavailableException.class)
+          .hasMessageStartingWith("mongodb: the key kept changing after 4 attempts in ")
+          .hasMessageContaining("(maxRetries 3)");
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
+      assertThat(s.getObject("steady", "k").versionId()).isEqualTo(v1.versionId());
+    } finally {
+      drop(s);
+    }
+  }
 }

@@ -89,8 +89,8 @@ final class MongoShapes {
   /** A GC record of an object version, as an overwrite or a delete by version id queues it. */
   static BsonDocument garbage(String id, String bucket, String bucketId, String key,
       String versionId, long size, List<DataLocation> locations, Instant deletedAt) {
-    return Docs.garbage(id, GarbageRecord.Kind.OBJECT_VERSION, bucket, bucketId, key, versionId, 0,
-        size, locations, deletedAt);
+    return Docs.garbage(new GarbageRecord(id, GarbageRecord.Kind.OBJECT_VERSION, bucket, bucketId,
+        key, versionId, 0, size, locations, deletedAt));
   }
 
   /** Counter deltas in the backend's order: co, cb, no, nb, dm, up, pb (missing: 0). */

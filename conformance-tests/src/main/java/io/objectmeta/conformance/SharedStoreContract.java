@@ -1,9 +1,16 @@
 package io.objectmeta.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.objectmeta.api.MetadataStore;
+import io.objectmeta.api.error.PreconditionFailedException;
+import io.objectmeta.api.gc.GarbageClaim;
+import io.objectmeta.api.gc.GarbageRecord;
+import io.objectmeta.api.model.WriteCondition;
+import java.time.Duration;
+import java.util.List;
 import io.objectmeta.api.model.ObjectVersion;
 import io.objectmeta.api.model.VersioningState;
 import java.util.Optional;
@@ -22,10 +29,27 @@ public interface SharedStoreContract extends StoreScenario {
     Optional<MetadataStore> peer = fixture().openPeer(store());
     assumeThat(peer).as("%s opens no second store on its database", fixture().name()).isPresent();
     try {
+      assertThat(peer.get().bucketStateWindow().isNegative()).as("a negative bucket state window").isFalse();
       test.accept(peer.get());
     } finally {
       if (peer.get() != store()) {
         peer.get().close();
+      }
+    }
+  }
+
+  /**
+   * Lets the window the other store declares for bucket state pass (none by default): a call after
+   * it must follow a bucket change made through this store.
+   */
+  private static void waitOutWindow(MetadataStore other) {
+    Duration w = other.bucketStateWindow();
+    if (!w.isZero()) {
+      try {
+        Thread.sleep(w.toMillis() + 20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
       }
     }
   }
@@ -39,6 +63,7 @@ public interface SharedStoreContract extends StoreScenario {
       assertThat(nullVersion.versionId()).isEqualTo("null");
 
       setVersioning(b, VersioningState.ENABLED);
+      waitOutWindow(other);
       ObjectVersion added = other.putObject(b, "k", Sample.object("after"));
 
       assertThat(added.versionId()).as("a put after versioning was enabled elsewhere")
@@ -55,6 +80,7 @@ public interface SharedStoreContract extends StoreScenario {
       ObjectVersion v1 = other.putObject(b, "k", Sample.object("v1"));
 
       setVersioning(b, VersioningState.SUSPENDED);
+      waitOutWindow(other);
       ObjectVersion n1 = other.putObject(b, "k", Sample.object("n1"));
       ObjectVersion n2 = other.putObject(b, "k", Sample.object("n2"));
 
@@ -76,12 +102,48 @@ public interface SharedStoreContract extends StoreScenario {
       store().deleteBucket(b);
       store().createBucket(b, OWNER, null);
       setVersioning(b, VersioningState.ENABLED);
+      waitOutWindow(other);
 
       ObjectVersion put = other.putObject(b, "new", Sample.object("new"));
       assertThat(put.versionId()).as("the new bucket is versioned").isNotEqualTo("null");
       assertThat(store().getBucket(b).id()).isNotEqualTo(oldId);
       assertThat(currentKeys(b)).containsExactly("new");
       assertThat(other.getObject(b, "new").versionId()).isEqualTo(put.versionId());
+    });
+  }
+
+  @Test
+  default void aConditionalWriteThroughOneStoreSeesTheWritesOfAnother() {
+    withPeer(other -> {
+      String b = newBucket(VersioningState.ENABLED);
+      ObjectVersion v1 = put(b, "k", "v1");
+      assertThatThrownBy(() -> other.putObject(b, "k", Sample.object("lost"),
+          WriteCondition.createOnly()))
+          .as("if-none-match through another store, after a put here")
+          .isInstanceOf(PreconditionFailedException.class);
+      ObjectVersion v2 = other.putObject(b, "k", Sample.object("v2"),
+          WriteCondition.ifMatchVersionId(v1.versionId()));
+      assertThatThrownBy(() -> store().putObject(b, "k", Sample.object("stale"),
+          WriteCondition.ifMatchVersionId(v1.versionId())))
+          .as("if-match on a version another store replaced")
+          .isInstanceOf(PreconditionFailedException.class);
+      assertThat(versionIdsOf(b, "k")).containsExactly(v2.versionId(), v1.versionId());
+    });
+  }
+
+  @Test
+  default void aGarbageClaimMadeThroughOneStoreIsHonouredByAnother() {
+    withPeer(other -> {
+      String b = queueGarbage(3);
+      GarbageClaim mine = store().claimGarbage(10, Duration.ZERO, Duration.ofMinutes(5));
+      assertThat(mine.records()).hasSize(3);
+      assertThat(other.claimGarbage(10, Duration.ZERO, Duration.ofMinutes(5)).records())
+          .as("records under another store's live lease").isEmpty();
+      List<String> ids = mine.records().stream().map(GarbageRecord::id).toList();
+      assertThat(other.acknowledgeGarbage(mine.claimId(), ids))
+          .as("the claim's own acknowledgement, through either store").isEqualTo(3);
+      assertThat(gcQueue(b)).isEmpty();
+      assertThat(other.claimGarbage(10, Duration.ZERO, Duration.ofMinutes(5)).records()).isEmpty();
     });
   }
 }

@@ -8,6 +8,11 @@ public class NoSuchBucketException extends MetadataException {
     super(message);
   }
 
+  /** The bucket {@code name} is not there (the one message of every backend). */
+  public static NoSuchBucketException of(String name) {
+    return new NoSuchBucketException("bucket: \"" + name + "\" does not exist");
+  }
+
   @Override
   public String code() {
     return "NoSuchBucket";

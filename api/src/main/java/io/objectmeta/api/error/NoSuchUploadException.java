@@ -8,6 +8,11 @@ public class NoSuchUploadException extends MetadataException {
     super(message);
   }
 
+  /** The upload {@code uploadId} of {@code key} is not there (the one message of every backend). */
+  public static NoSuchUploadException of(String key, String uploadId) {
+    return new NoSuchUploadException("uploadId: no upload " + uploadId + " of \"" + key + "\"");
+  }
+
   @Override
   public String code() {
     return "NoSuchUpload";

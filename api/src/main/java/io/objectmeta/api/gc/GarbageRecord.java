@@ -40,4 +40,29 @@ public record GarbageRecord(String id, Kind kind, String bucket, String bucketId
     Objects.requireNonNull(deletedAt, "deletedAt");
     dataLocations = dataLocations == null ? List.of() : List.copyOf(dataLocations);
   }
+
+  /** The record of an object version whose data left with a key change. */
+  public static GarbageRecord ofVersion(String id, io.objectmeta.api.model.Bucket bucket,
+      io.objectmeta.api.model.ObjectVersion v, Instant at) {
+    return new GarbageRecord(id, Kind.OBJECT_VERSION, bucket.name(), bucket.id(), v.key(),
+        v.versionId(), 0, v.size(), v.metadata().dataLocations(), at);
+  }
+
+  /** The record of a part replaced, aborted or left out of a completion. */
+  public static GarbageRecord ofPart(String id, io.objectmeta.api.model.Bucket bucket,
+      io.objectmeta.api.model.MultipartUpload upload, io.objectmeta.api.model.Part p, Instant at) {
+    return new GarbageRecord(id, Kind.PART, bucket.name(), bucket.id(), upload.key(),
+        upload.uploadId(), p.partNumber(), p.size(), p.dataLocations(), at);
+  }
+
+  /** The record of a deleted bucket incarnation. */
+  public static GarbageRecord ofBucket(String id, String bucket, String bucketId, Instant at) {
+    return new GarbageRecord(id, Kind.BUCKET, bucket, bucketId, null, null, 0, 0, List.of(), at);
+  }
+
+  /** This record under another id and time (a backend's queue order). */
+  public GarbageRecord as(String newId, Instant at) {
+    return new GarbageRecord(newId, kind, bucket, bucketId, key, versionId, partNumber, size,
+        dataLocations, at);
+  }
 }

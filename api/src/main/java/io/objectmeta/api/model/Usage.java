@@ -16,6 +16,11 @@ public record Usage(long currentObjects, long currentBytes, long nonCurrentVersi
 
   public static final Usage ZERO = new Usage(0, 0, 0, 0, 0, 0, 0);
 
+  /** A change of the multipart counters alone: {@code uploads} uploads, {@code partBytes} bytes. */
+  public static Usage ofUploads(long uploads, long partBytes) {
+    return new Usage(0, 0, 0, 0, 0, uploads, partBytes);
+  }
+
   /**
    * The sum, every counter checked: a counter that would leave the range of a long is refused
    * (InvalidArgument: the write that would make it is), never wrapped.

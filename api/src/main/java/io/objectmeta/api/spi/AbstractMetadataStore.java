@@ -72,33 +72,81 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   /** Applies {@link io.objectmeta.api.versioning.BucketRules#apply} atomically. */
   protected abstract Bucket doUpdateBucket(String name, BucketUpdate update);
 
+  /**
+   * Deletes the empty bucket atomically with respect to writes into it: a write that committed
+   * first makes it BucketNotEmpty, a write that comes after fails NoSuchBucket (never lands in the
+   * deleted incarnation unseen). Its uploads' parts and a BUCKET record join the GC queue in the
+   * same step; the name is free at once.
+   */
   protected abstract void doDeleteBucket(String name);
 
   /** Up to {@code limit} live buckets with names after {@code after} (null: from the start). */
   protected abstract List<Bucket> doListBuckets(String owner, String after, int limit);
 
+  /**
+   * Applies {@link io.objectmeta.api.versioning.KeyWrites#put} to the key's history in one
+   * atomic step (the condition checked in it), with the change's GC records and usage delta; a
+   * reader sees the history before or after, never between.
+   */
   protected abstract ObjectVersion doPutObject(String bucket, String key, ObjectMetadata metadata,
       WriteCondition condition);
 
+  /**
+   * {@link io.objectmeta.api.versioning.KeyWrites#current} of the key's history as of one
+   * instant: the latest version if it is an object, else NoSuchKey (carrying a marker's id).
+   */
   protected abstract ObjectVersion doGetObject(String bucket, String key);
 
+  /**
+   * {@link io.objectmeta.api.versioning.KeyWrites#version} of the key's history: the named version
+   * (id checked by the caller's validation, "null" included) with its latest flag.
+   */
   protected abstract ObjectVersion doGetObjectVersion(String bucket, String key, String versionId);
 
+  /** Applies {@link io.objectmeta.api.versioning.KeyWrites#update} atomically, as a put. */
   protected abstract ObjectVersion doUpdateObjectMetadata(String bucket, String key,
       String versionId, ObjectMetadataUpdate update);
 
+  /**
+   * Applies {@link io.objectmeta.api.versioning.KeyWrites#delete} in the bucket's versioning state
+   * atomically, as a put; answers {@link io.objectmeta.api.versioning.KeyChange#deleteResult()}.
+   */
   protected abstract DeleteResult doDeleteObject(String bucket, String key);
 
+  /**
+   * Applies {@link io.objectmeta.api.versioning.KeyWrites#deleteVersion} atomically, as a put;
+   * answers {@link io.objectmeta.api.versioning.KeyChange#versionDeleteResult()}.
+   */
   protected abstract DeleteResult doDeleteObjectVersion(String bucket, String key, String versionId);
 
+  /**
+   * Records a new upload with a fresh, oldest-first ordered id, counting
+   * {@link io.objectmeta.api.versioning.MultipartRules#initiate()} in the bucket's usage in the
+   * same step; NoSuchBucket if the bucket is gone.
+   */
   protected abstract MultipartUpload doInitiateMultipartUpload(String bucket, String key,
       ObjectMetadata metadata);
 
+  /**
+   * Stores the part (last-modified set now) and applies
+   * {@link io.objectmeta.api.versioning.MultipartRules#putPart} (usage, the replaced part freed)
+   * atomically; NoSuchUpload if the upload is gone or being completed.
+   */
   protected abstract Part doPutPart(String bucket, String key, String uploadId, Part part);
 
+  /**
+   * Writes {@link io.objectmeta.api.versioning.MultipartRules#complete} as a put and removes the
+   * upload with {@link io.objectmeta.api.versioning.MultipartRules#completion} (usage, parts left
+   * out freed), all or nothing: a refused completion (InvalidPart…) leaves the upload as it was.
+   * While it runs, the upload is gone for parts and aborts.
+   */
   protected abstract ObjectVersion doCompleteMultipartUpload(String bucket, String key,
       String uploadId, List<CompletedPart> parts);
 
+  /**
+   * Removes the upload with {@link io.objectmeta.api.versioning.MultipartRules#abort} (usage,
+   * every part freed) atomically; NoSuchUpload if it is gone.
+   */
   protected abstract void doAbortMultipartUpload(String bucket, String key, String uploadId);
 
   /** Up to {@code limit} parts numbered above {@code after}; NoSuchUpload if there is none. */
@@ -114,12 +162,19 @@ public abstract class AbstractMetadataStore implements MetadataStore {
   /** In-progress uploads: keys in order, each key's oldest first. */
   protected abstract Cursor<MultipartUpload> uploads(Bucket bucket);
 
+  /** The bucket's usage counters as kept by its writes (never a recount); NoSuchBucket if none. */
   protected abstract Usage doBucketUsage(String bucket);
 
+  /**
+   * Leases up to {@code max} records older than the grace period, oldest first, that no live
+   * lease holds, to one new claim id: two claims never hold a record at once. Arguments checked.
+   */
   protected abstract GarbageClaim doClaimGarbage(int max, Duration gracePeriod, Duration lease);
 
+  /** Removes the records this claim still holds (lease live); returns how many. */
   protected abstract int doAcknowledgeGarbage(String claimId, Collection<String> recordIds);
 
+  /** Ends this claim's lease on the records it still holds, so they can be claimed again. */
   protected abstract int doReleaseGarbage(String claimId, Collection<String> recordIds);
 
   /** {@link #renewGarbage}, arguments checked; {@code lease} is positive and at most a day. */

@@ -49,6 +49,24 @@ public record RetryPolicy(String backend, int maxRetries, long maxSleepMillis) {
   }
 
   /**
+   * Runs {@code attempt} until it wins: an attempt returns its result, or null when it lost a race
+   * and wrote nothing; then it runs again after the pause, until the budget is spent
+   * ({@link #backoff}). The compare-and-set loops of bucket updates and restores use it.
+   *
+   * @param what what kept failing, for the message ("the bucket kept changing")
+   */
+  public <T> T untilWon(String what, java.util.function.Supplier<T> attempt) {
+    long start = System.nanoTime();
+    for (int n = 0; ; n++) {
+      T result = attempt.get();
+      if (result != null) {
+        return result;
+      }
+      backoff(n, start, what);
+    }
+  }
+
+  /**
    * A wait for another writer (its intent to clear) that is not a lost race: bounded by time
    * only, it throws once {@code limit} has passed since {@code startNanos}.
    */

@@ -1,5 +1,6 @@
 package io.objectmeta.api.versioning;
 
+import io.objectmeta.api.model.DeleteResult;
 import io.objectmeta.api.model.ObjectVersion;
 import io.objectmeta.api.model.Usage;
 import java.util.List;
@@ -40,5 +41,22 @@ public record KeyChange(KeyHistory before, KeyHistory after, ObjectVersion subje
   /** How the bucket's usage changes. */
   public Usage usageDelta() {
     return KeyWrites.usage(after).minus(KeyWrites.usage(before));
+  }
+
+  /**
+   * The answer of a delete without version id ({@link KeyWrites#delete}): the delete marker it
+   * wrote, or, in a bucket that never had versioning, no version (the key is gone).
+   */
+  public DeleteResult deleteResult() {
+    // an unversioned bucket holds no delete marker, so the subject is a marker exactly when the
+    // delete wrote one
+    return subject.deleteMarker()
+        ? new DeleteResult(subject.key(), subject.versionId(), true)
+        : new DeleteResult(subject.key(), null, false);
+  }
+
+  /** The answer of a delete by version id ({@link KeyWrites#deleteVersion}): what it removed. */
+  public DeleteResult versionDeleteResult() {
+    return new DeleteResult(subject.key(), subject.versionId(), subject.deleteMarker());
   }
 }

@@ -5,6 +5,7 @@ import io.objectmeta.api.model.CompletedPart;
 import io.objectmeta.api.model.DataLocation;
 import io.objectmeta.api.model.ObjectMetadata;
 import io.objectmeta.api.model.Part;
+import io.objectmeta.api.model.Usage;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -53,6 +54,48 @@ public final class MultipartRules {
     }
     String etag = HexFormat.of().formatHex(md5.digest()) + "-" + named.size();
     return initiated.toBuilder().size(size).dataLocations(locations).etag(etag).build();
+  }
+
+  /** Initiating an upload: one more upload, nothing freed. */
+  public static UploadChange initiate() {
+    return new UploadChange(Usage.ofUploads(1, 0), List.of());
+  }
+
+  /**
+   * Storing {@code stored} as its part number, over {@code old} (null: none): the bytes change
+   * by the difference, and the replaced part's data is freed.
+   */
+  public static UploadChange putPart(Part old, Part stored) {
+    long was = old == null ? 0 : old.size();
+    return new UploadChange(Usage.ofUploads(0, Math.subtractExact(stored.size(), was)),
+        old == null ? List.of() : List.of(old));
+  }
+
+  /** Aborting an upload with these parts: the upload and its bytes leave, every part is freed. */
+  public static UploadChange abort(Map<Integer, Part> parts) {
+    return new UploadChange(Usage.ofUploads(-1, -bytes(parts.values())),
+        List.copyOf(parts.values()));
+  }
+
+  /**
+   * Completing an upload with these parts: the upload and its bytes leave the multipart counters
+   * (the object's own usage comes with its key change), and the parts left out are freed.
+   */
+  public static UploadChange completion(Map<Integer, Part> stored, List<CompletedPart> named) {
+    return new UploadChange(Usage.ofUploads(-1, -bytes(stored.values())), leftOut(stored, named));
+  }
+
+  /** Restoring an upload with these parts (a migration): it counts as new, nothing is freed. */
+  public static UploadChange restore(java.util.Collection<Part> parts) {
+    return new UploadChange(Usage.ofUploads(1, bytes(parts)), List.of());
+  }
+
+  private static long bytes(java.util.Collection<Part> parts) {
+    long sum = 0;
+    for (Part p : parts) {
+      sum = Math.addExact(sum, p.size());
+    }
+    return sum;
   }
 
   /** The stored parts that a completion leaves out (their data is garbage). */

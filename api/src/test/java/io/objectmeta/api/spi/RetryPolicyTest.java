@@ -68,4 +68,20 @@ class RetryPolicyTest {
       Thread.interrupted();
     }
   }
+
+  @Test
+  void untilWonRunsAnAttemptAgainAfterALostRaceAndStopsAtTheBudget() {
+    RetryPolicy p = new RetryPolicy("test", 3, 1);
+    int[] runs = {0};
+    assertThat(p.untilWon("the bucket kept changing", () -> ++runs[0] < 3 ? null : "won"))
+        .isEqualTo("won");
+    assertThat(runs[0]).isEqualTo(3);
+    runs[0] = 0;
+    assertThatThrownBy(() -> p.untilWon("the bucket kept changing", () -> {
+      runs[0]++;
+      return null;
+    })).isInstanceOf(ServiceUnavailableException.class)
+        .hasMessageStartingWith("test: the bucket kept changing after 4 attempts in ");
+    assertThat(runs[0]).isEqualTo(4);
+  }
 }
