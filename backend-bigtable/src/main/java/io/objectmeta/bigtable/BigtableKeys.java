@@ -125,15 +125,18 @@ final class BigtableKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
       this.extra = extra;
     }
 
+    @Override
     public long pendingSince() {
       return k.intent() == null ? IntentProtocol.NONE : k.intent().since();
     }
 
+    @Override
     public void rollForward() {
       s.intents.rollForward(b, b.rows(), key, k.row(), k.version(), k.intent(),
           k.history(key).current());
     }
 
+    @Override
     public IntentProtocol.Commit commit() {
       change = plan.apply(b.bucket(), k.history(key));
       Extra x = extra == null ? Extra.NONE : extra.apply(b.bucket());
@@ -163,11 +166,13 @@ final class BigtableKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
           : IntentProtocol.Commit.CONFLICT;
     }
 
+    @Override
     public IntentProtocol.Applied apply(IntentProtocol.Waits waits) {
       s.intents.finish(b, b.rows(), key, k.row(), v, intent, change.after().current(), false, waits);
       return IntentProtocol.Applied.DONE;
     }
 
+    @Override
     public KeyChange result() {
       return change;
     }

@@ -74,6 +74,7 @@ public final class BigtableMetadataStore extends io.objectmeta.api.spi.ComposedM
 
   BigtableMetadataStore(BigtableDataClient client, BigtableTableAdminClient admin,
       boolean ownsClients, BigtableConfig config) {
+    parts(bucketOps, keys, uploads, scans, queue);
     this.client = client;
     this.admin = admin;
     this.ownsClients = ownsClients;
@@ -259,33 +260,6 @@ public final class BigtableMetadataStore extends io.objectmeta.api.spi.ComposedM
   @Override
   protected io.objectmeta.api.error.MetadataException fault(RuntimeException e) {
     return e instanceof com.google.api.gax.rpc.ApiException a ? Bt.typed(a) : null;
-  }
-
-  // ------------------------------------- the parts that the SPI's calls are handed to
-
-  @Override
-  protected Buckets buckets() {
-    return bucketOps;
-  }
-
-  @Override
-  protected Keys keys() {
-    return keys;
-  }
-
-  @Override
-  protected Uploads multipart() {
-    return uploads;
-  }
-
-  @Override
-  protected Scans scans() {
-    return scans;
-  }
-
-  @Override
-  protected GcQueue gcQueue() {
-    return queue;
   }
 
   /**

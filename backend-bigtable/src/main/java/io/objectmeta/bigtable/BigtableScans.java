@@ -48,6 +48,7 @@ final class BigtableScans implements io.objectmeta.api.spi.ComposedMetadataStore
       this.order = order;
     }
 
+    @Override
     protected List<E> fetch(String from, E after, int limit) {
       List<E> out = new ArrayList<>(limit);
       ByteString start = after == null ? rowFrom.apply(from) : rowOf.apply(after);

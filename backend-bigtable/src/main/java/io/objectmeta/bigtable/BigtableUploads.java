@@ -115,15 +115,18 @@ final class BigtableUploads implements io.objectmeta.api.spi.ComposedMetadataSto
       this.plan = plan;
     }
 
+    @Override
     public long pendingSince() {
       return u.intent() == null ? IntentProtocol.NONE : u.intent().since();
     }
 
+    @Override
     public void rollForward() {
       s.intents.rollForward(u.bucket(), u.rows(), null, u.row(), u.version(),
           u.intent(), null);
     }
 
+    @Override
     public IntentProtocol.Commit commit() {
       w = plan.apply(u);
       Instant at = s.now();
@@ -142,11 +145,13 @@ final class BigtableUploads implements io.objectmeta.api.spi.ComposedMetadataSto
           : IntentProtocol.Commit.CONFLICT;
     }
 
+    @Override
     public IntentProtocol.Applied apply(IntentProtocol.Waits waits) {
       s.intents.finish(u.bucket(), u.rows(), null, u.row(), v, intent, null, false, waits);
       return IntentProtocol.Applied.DONE;
     }
 
+    @Override
     public T result() {
       return w.result();
     }
@@ -197,15 +202,18 @@ final class BigtableUploads implements io.objectmeta.api.spi.ComposedMetadataSto
     UploadRow frozen = s.protocol.write("the upload", () -> new IntentProtocol.Attempt<UploadRow>() {
       final UploadRow u = liveUpload(bucket, key, uploadId);
 
+      @Override
       public long pendingSince() {
         return u.intent() == null ? IntentProtocol.NONE : u.intent().since();
       }
 
+      @Override
       public void rollForward() {
         s.intents.rollForward(u.bucket(), u.rows(), null, u.row(), u.version(),
             u.intent(), null);
       }
 
+      @Override
       public IntentProtocol.Commit commit() {
         // nothing to apply: a freeze is one check-and-mutate
         Mutation m = Mutation.create();
@@ -215,6 +223,7 @@ final class BigtableUploads implements io.objectmeta.api.spi.ComposedMetadataSto
             : IntentProtocol.Commit.CONFLICT;
       }
 
+      @Override
       public UploadRow result() {
         return u;
       }

@@ -199,14 +199,17 @@ final class MongoKeys implements io.objectmeta.api.spi.ComposedMetadataStore.Key
       this.extra = extra;
     }
 
+    @Override
     public long pendingSince() {
       return MongoMetadataStore.pendingSince(read.lock());
     }
 
+    @Override
     public void rollForward() {
       s.rollForward(read.ns(), read.lock());
     }
 
+    @Override
     public IntentProtocol.Commit commit() {
       if (read.lock() == null && !read.versions().isEmpty()) {
         return IntentProtocol.Commit.CONFLICT;
@@ -222,11 +225,13 @@ final class MongoKeys implements io.objectmeta.api.spi.ComposedMetadataStore.Key
       return seq < 0 ? IntentProtocol.Commit.CONFLICT : IntentProtocol.Commit.COMMITTED;
     }
 
+    @Override
     public IntentProtocol.Applied apply(IntentProtocol.Waits waits) {
       return s.applyIntent(read.ns(), read.ns().ids().lock(key), read.lock() == null, seq, intent, r,
           waits);
     }
 
+    @Override
     public KeyChange result() {
       return change;
     }

@@ -83,6 +83,7 @@ public final class MongoMetadataStore extends io.objectmeta.api.spi.ComposedMeta
   final MongoRepair repairs = new MongoRepair(this);
 
   MongoMetadataStore(MongoClient client, boolean ownsClient, MongoConfig config) {
+    parts(buckets, keys, uploads, scans, queue);
     this.client = client;
     this.ownsClient = ownsClient;
     this.config = config;
@@ -380,33 +381,6 @@ public final class MongoMetadataStore extends io.objectmeta.api.spi.ComposedMeta
       total = total.plus(usageOf(ns(Docs.bucket(d), KeyFormat.of(d.getString("fmt").getValue()))));
     }
     return new StoreUsage(buckets, total);
-  }
-
-  // ------------------------------------- the parts that the SPI's calls are handed to
-
-  @Override
-  protected Buckets buckets() {
-    return buckets;
-  }
-
-  @Override
-  protected Keys keys() {
-    return keys;
-  }
-
-  @Override
-  protected Uploads multipart() {
-    return uploads;
-  }
-
-  @Override
-  protected Scans scans() {
-    return scans;
-  }
-
-  @Override
-  protected GcQueue gcQueue() {
-    return queue;
   }
 
   /**

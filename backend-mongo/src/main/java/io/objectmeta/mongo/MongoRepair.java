@@ -108,14 +108,17 @@ final class MongoRepair {
       Intent intent;
       long seq;
 
+      @Override
       public long pendingSince() {
         return MongoMetadataStore.pendingSince(lock);
       }
 
+      @Override
       public void rollForward() {
         s.rollForward(any, lock);
       }
 
+      @Override
       public IntentProtocol.Commit commit() {
         if (lock == null || "v1".equals(lock.getString("f", new BsonString("v0")).getValue())) {
           return IntentProtocol.Commit.NOTHING;
@@ -142,12 +145,14 @@ final class MongoRepair {
         return seq < 0 ? IntentProtocol.Commit.CONFLICT : IntentProtocol.Commit.COMMITTED;
       }
 
+      @Override
       public IntentProtocol.Applied apply(IntentProtocol.Waits waits) {
         // a move counts no usage, so no bucket close stops it
         intent.apply(any, lockId, seq, s.gc, s.hook, false, s.markers);
         return IntentProtocol.Applied.DONE;
       }
 
+      @Override
       public long[] result() {
         return moved;
       }

@@ -51,6 +51,7 @@ final class MongoScans implements io.objectmeta.api.spi.ComposedMetadataStore.Sc
       this.map = map;
     }
 
+    @Override
     protected List<E> fetch(String from, E after, int limit) {
       List<E> out = new ArrayList<>(limit);
       Bson lower = after == null ? Filters.gte("_id", idFrom.apply(from))

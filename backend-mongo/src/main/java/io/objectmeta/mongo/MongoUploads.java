@@ -60,6 +60,7 @@ final class MongoUploads implements io.objectmeta.api.spi.ComposedMetadataStore.
       final String uid = ns.ids().upload(key, u.uploadId());
       Intent intent;
 
+      @Override
       public IntentProtocol.Commit commit() {
         intent = new Intent(newTag(), s.now().toEpochMilli(),
             Docs.usageDelta(MultipartRules.initiate().usageDelta()), shardOf(key), List.of(),
@@ -72,10 +73,12 @@ final class MongoUploads implements io.objectmeta.api.spi.ComposedMetadataStore.
         return IntentProtocol.Commit.COMMITTED;
       }
 
+      @Override
       public IntentProtocol.Applied apply(IntentProtocol.Waits waits) {
         return s.applyIntent(ns, uid, true, 1, intent, r, waits);
       }
 
+      @Override
       public MultipartUpload result() {
         return u;
       }
@@ -129,14 +132,17 @@ final class MongoUploads implements io.objectmeta.api.spi.ComposedMetadataStore.
       long seq;
       UploadWrite<T> w;
 
+      @Override
       public long pendingSince() {
         return MongoMetadataStore.pendingSince(u.doc());
       }
 
+      @Override
       public void rollForward() {
         s.rollForward(u.ns(), u.doc());
       }
 
+      @Override
       public IntentProtocol.Commit commit() {
         w = plan.apply(u);
         String tag = newTag();
@@ -152,10 +158,12 @@ final class MongoUploads implements io.objectmeta.api.spi.ComposedMetadataStore.
         return seq < 0 ? IntentProtocol.Commit.CONFLICT : IntentProtocol.Commit.COMMITTED;
       }
 
+      @Override
       public IntentProtocol.Applied apply(IntentProtocol.Waits waits) {
         return s.applyIntent(u.ns(), u.id(), false, seq, intent, u.row(), waits);
       }
 
+      @Override
       public T result() {
         return w.result();
       }
@@ -186,14 +194,17 @@ final class MongoUploads implements io.objectmeta.api.spi.ComposedMetadataStore.
     UploadRead frozen = s.protocol.write("the upload", () -> new IntentProtocol.Attempt<UploadRead>() {
       final UploadRead u = readUpload(bucket, key, uploadId, null);
 
+      @Override
       public long pendingSince() {
         return MongoMetadataStore.pendingSince(u.doc());
       }
 
+      @Override
       public void rollForward() {
         s.rollForward(u.ns(), u.doc());
       }
 
+      @Override
       public IntentProtocol.Commit commit() {
         long seq = u.doc().getInt64("s").getValue();
         // nothing to apply: a freeze is one compare-and-set
@@ -204,6 +215,7 @@ final class MongoUploads implements io.objectmeta.api.spi.ComposedMetadataStore.
             : IntentProtocol.Commit.CONFLICT;
       }
 
+      @Override
       public UploadRead result() {
         return u;
       }
@@ -274,14 +286,17 @@ final class MongoUploads implements io.objectmeta.api.spi.ComposedMetadataStore.
         }
       }
 
+      @Override
       public long pendingSince() {
         return MongoMetadataStore.pendingSince(doc);
       }
 
+      @Override
       public void rollForward() {
         s.rollForward(ns, doc);
       }
 
+      @Override
       public IntentProtocol.Commit commit() {
         Usage delta = MultipartRules.restore(parts).usageDelta();
         if (doc != null) {
@@ -327,10 +342,12 @@ final class MongoUploads implements io.objectmeta.api.spi.ComposedMetadataStore.
         }
       }
 
+      @Override
       public IntentProtocol.Applied apply(IntentProtocol.Waits waits) {
         return s.applyIntent(ns, uid, doc == null, seq, intent, r, waits);
       }
 
+      @Override
       public Void result() {
         return null;
       }

@@ -5,7 +5,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.jdbi.v3.core.Jdbi;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * Versioned schema migrations: numbered SQL files applied in order, each in its own transaction
@@ -24,31 +28,49 @@ final class Migrations {
   }
 
   /** The schema's version (0: not created). */
-  static int current(Jdbi jdbi, String schema) {
-    return jdbi.withHandle(h -> {
-      boolean exists = h.createQuery("SELECT to_regclass(:t) IS NOT NULL")
-          .bind("t", schema + ".schema_version").mapTo(Boolean.class).one();
-      return exists ? h.createQuery("SELECT coalesce(max(version), 0) FROM " + schema + ".schema_version")
-          .mapTo(Integer.class).one() : 0;
-    });
+  static int current(Connection c, String schema) throws SQLException {
+    try (NamedSql.Bound q = NamedSql.of(PostgresSql.tableExists()).prepare(c)) {
+      if (!q.set("t", schema + ".schema_version").first(rs -> rs.getBoolean(1)).orElse(false)) {
+        return 0;
+      }
+    }
+    return version(c, schema);
   }
 
-  /** Applies what is missing; returns the schema version after. */
-  static int migrate(Jdbi jdbi, String schema) {
-    return jdbi.inTransaction(h -> {
-      h.execute("SELECT pg_advisory_xact_lock(hashtext(?))", "objectmeta-migrate:" + schema);
-      h.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
-      h.execute("CREATE TABLE IF NOT EXISTS " + schema + ".schema_version ("
+  private static int version(Connection c, String schema) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT coalesce(max(version), 0) FROM " + schema
+            + ".schema_version")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  /** Applies what is missing, in the caller's transaction; returns the schema version after. */
+  static int migrate(Connection c, String schema) throws SQLException {
+    try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+      lock.setString(1, "objectmeta-migrate:" + schema);
+      lock.execute();
+    }
+    try (Statement st = c.createStatement()) {
+      st.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+      st.execute("CREATE TABLE IF NOT EXISTS " + schema + ".schema_version ("
           + "version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
-      int at = h.createQuery("SELECT coalesce(max(version), 0) FROM " + schema + ".schema_version")
-          .mapTo(Integer.class).one();
-      refuseNewer(at, schema);
-      for (int v = at + 1; v <= latest(); v++) {
-        h.createScript(read(FILES.get(v - 1)).replace("{schema}", schema)).execute();
-        h.execute("INSERT INTO " + schema + ".schema_version (version) VALUES (?)", v);
+    }
+    int at = version(c, schema);
+    refuseNewer(at, schema);
+    for (int v = at + 1; v <= latest(); v++) {
+      try (Statement st = c.createStatement()) {
+        // one script of several statements: the simple query protocol runs them in order
+        st.execute(read(FILES.get(v - 1)).replace("{schema}", schema));
       }
-      return latest();
-    });
+      try (PreparedStatement ins = c.prepareStatement("INSERT INTO " + schema
+          + ".schema_version (version) VALUES (?)")) {
+        ins.setInt(1, v);
+        ins.executeUpdate();
+      }
+    }
+    return latest();
   }
 
   static void refuseNewer(int at, String schema) {

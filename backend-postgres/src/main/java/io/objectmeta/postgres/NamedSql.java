@@ -13,8 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Named SQL ({@code :name}) in JDBC's positional form, parsed once per statement text and cached:
- * each {@code :name} becomes a {@code ?} in order (Jdbi's rewriting), so the hot paths can run on
- * plain JDBC with the same statement text the rest of the backend sends through Jdbi, and the
+ * each {@code :name} becomes a {@code ?} in order (Jdbi's rewriting, without Jdbi's per-statement
+ * cost), so every statement of {@link PostgresSql} runs on plain JDBC by name, and the
  * benchmark's raw baseline can send it too.
  */
 public record NamedSql(String sql, List<String> names, Map<String, int[]> positions) {
@@ -79,6 +79,12 @@ public record NamedSql(String sql, List<String> names, Map<String, int[]> positi
     return new Bound(c, c.prepareStatement(sql));
   }
 
+  /** Maps the current row of a result. */
+  @FunctionalInterface
+  public interface RowMapper<T> {
+    T map(java.sql.ResultSet rs) throws SQLException;
+  }
+
   /** A prepared statement bound by name; arrays of String, Boolean, Long (boxed or not) and UUID become SQL arrays. */
   public final class Bound implements AutoCloseable {
     private final Connection connection;
@@ -121,6 +127,29 @@ public record NamedSql(String sql, List<String> names, Map<String, int[]> positi
 
     public PreparedStatement statement() {
       return ps;
+    }
+
+    /** Runs a statement that changes rows; returns how many. */
+    public int update() throws SQLException {
+      return ps.executeUpdate();
+    }
+
+    /** Runs a query, each row mapped. */
+    public <T> java.util.List<T> list(RowMapper<T> mapper) throws SQLException {
+      java.util.List<T> out = new java.util.ArrayList<>();
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(mapper.map(rs));
+        }
+      }
+      return out;
+    }
+
+    /** Runs a query; its first row mapped, if any. */
+    public <T> java.util.Optional<T> first(RowMapper<T> mapper) throws SQLException {
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? java.util.Optional.of(mapper.map(rs)) : java.util.Optional.empty();
+      }
     }
 
     @Override

@@ -1,8 +1,6 @@
 package io.objectmeta.postgres;
 
 import static io.objectmeta.postgres.PostgresMetadataStore.USAGE_SHARDS;
-import static io.objectmeta.postgres.PostgresMetadataStore.bucketRow;
-import static io.objectmeta.postgres.PostgresMetadataStore.json;
 import static io.objectmeta.postgres.PostgresMetadataStore.micros;
 import static io.objectmeta.postgres.PostgresMetadataStore.now;
 
@@ -14,11 +12,13 @@ import io.objectmeta.api.model.Bucket;
 import io.objectmeta.api.model.BucketUpdate;
 import io.objectmeta.api.model.VersioningState;
 import io.objectmeta.api.versioning.BucketRules;
+import io.objectmeta.postgres.PostgresSql.Lock;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import org.jdbi.v3.core.Handle;
 
 /**
  * Buckets on PostgreSQL: the {@code bucket} table, one row per live bucket; a bucket delete takes
@@ -33,14 +33,12 @@ final class PostgresBuckets implements io.objectmeta.api.spi.ComposedMetadataSto
     this.store = store;
   }
 
-  // ------------------------------------------------------------------------------------ buckets
-
   @Override
   public Bucket doCreateBucket(String name, String owner, ObjectNode attributes) {
     Bucket b = new Bucket(name, UUID.randomUUID().toString(), owner, now(),
         VersioningState.UNVERSIONED, attributes);
-    return store.tx(h -> {
-      if (!insertBucket(h, b)) {
+    return store.jdbc(false, c -> {
+      if (!insertBucket(c, b)) {
         throw new BucketAlreadyExistsException("bucket: \"" + name + "\" exists");
       }
       return b;
@@ -51,108 +49,110 @@ final class PostgresBuckets implements io.objectmeta.api.spi.ComposedMetadataSto
    * Inserts a bucket row and its usage shards; false (nothing written) if the name, or the id,
    * is taken.
    */
-  boolean insertBucket(Handle h, Bucket b) {
-    int n = h.createUpdate("INSERT INTO " + store.s + ".bucket (id, name, owner, created, versioning,"
-            + " attributes) VALUES (:id, :name, :owner, :created, :v, CAST(:attrs AS jsonb))"
-            + " ON CONFLICT DO NOTHING")
-        .bind("id", UUID.fromString(b.id())).bind("name", b.name()).bind("owner", b.owner())
-        .bind("created", Timestamp.from(b.created())).bind("v", (short) b.versioning().ordinal())
-        .bind("attrs", json(b.attributes())).execute();
-    if (n == 0) {
-      return false;
+  boolean insertBucket(Connection c, Bucket b) throws SQLException {
+    UUID id = UUID.fromString(b.id());
+    try (NamedSql.Bound q = store.prepare(c, store.sql.insertBucket())) {
+      if (q.set("id", id).set("name", b.name()).set("owner", b.owner())
+          .set("created", Timestamp.from(b.created())).set("v", (short) b.versioning().ordinal())
+          .set("attrs", PostgresRows.json(b.attributes())).update() == 0) {
+        return false;
+      }
     }
-    h.createUpdate("INSERT INTO " + store.s + ".bucket_usage (bucket_id, shard)"
-            + " SELECT :id, g FROM generate_series(0, " + (USAGE_SHARDS - 1) + ") g")
-        .bind("id", UUID.fromString(b.id())).execute();
+    try (NamedSql.Bound q = store.prepare(c, store.sql.insertUsageShards(USAGE_SHARDS))) {
+      q.set("id", id).update();
+    }
     return true;
   }
 
   @Override
   public Bucket doGetBucket(String name) {
-    return store.handle(h -> store.bucket(h, name, ""));
+    return store.jdbc(true, c -> store.bucket(c, name, Lock.NONE));
   }
 
   @Override
   public Bucket doUpdateBucket(String name, BucketUpdate update) {
-    return store.tx(h -> {
-      Bucket before = store.bucket(h, name, " FOR UPDATE");
-      return update(h, before, BucketRules.apply(before, update));
+    return store.jdbc(false, c -> {
+      Bucket before = store.bucket(c, name, Lock.UPDATE);
+      return update(c, before, BucketRules.apply(before, update));
     });
   }
 
   /** Writes a change of a (locked) bucket row; enabling versioning starts its history table. */
-  Bucket update(Handle h, Bucket before, Bucket after) {
+  Bucket update(Connection c, Bucket before, Bucket after) throws SQLException {
     if (!before.versioning().versioned() && after.versioning().versioned()) {
       // From now on the history lives in object_version: start it with the null versions.
-      h.createUpdate("INSERT INTO " + store.s + ".object_version (bucket_id, key, version_id, is_null,"
-              + " delete_marker, size, meta) SELECT bucket_id, key, version_id, is_null, false, size,"
-              + " meta FROM " + store.s + ".object_live WHERE bucket_id = :id")
-          .bind("id", UUID.fromString(before.id())).execute();
+      try (NamedSql.Bound q = store.prepare(c, store.sql.startHistory())) {
+        q.set("id", UUID.fromString(before.id())).update();
+      }
     }
-    h.createUpdate("UPDATE " + store.s + ".bucket SET owner = :owner, versioning = :v,"
-            + " attributes = CAST(:attrs AS jsonb) WHERE id = :id")
-        .bind("owner", after.owner()).bind("v", (short) after.versioning().ordinal())
-        .bind("attrs", json(after.attributes())).bind("id", UUID.fromString(after.id()))
-        .execute();
+    try (NamedSql.Bound q = store.prepare(c, store.sql.updateBucket())) {
+      q.set("owner", after.owner()).set("v", (short) after.versioning().ordinal())
+          .set("attrs", PostgresRows.json(after.attributes())).set("id", UUID.fromString(after.id()))
+          .update();
+    }
     return after;
   }
 
   @Override
   public void doDeleteBucket(String name) {
-    store.tx(h -> {
-      Bucket b = store.bucket(h, name, " FOR UPDATE");
+    store.jdbc(false, c -> {
+      Bucket b = store.bucket(c, name, Lock.UPDATE);
       UUID id = UUID.fromString(b.id());
-      boolean empty = h.createQuery("SELECT NOT EXISTS (SELECT 1 FROM " + store.s + ".object_version"
-          + " WHERE bucket_id = :id) AND NOT EXISTS (SELECT 1 FROM " + store.s + ".object_live"
-          + " WHERE bucket_id = :id)").bind("id", id).mapTo(Boolean.class).one();
+      boolean empty;
+      try (NamedSql.Bound q = store.prepare(c, store.sql.bucketIsEmpty())) {
+        empty = q.set("id", id).first(rs -> rs.getBoolean(1)).orElseThrow();
+      }
       if (!empty) {
         throw new BucketNotEmptyException("bucket: \"" + name + "\" holds versions or delete markers");
       }
-      h.createUpdate("INSERT INTO " + store.s + ".deleted_object (bucket_id, kind, bucket, key, version_id,"
-              + " part_number, size, locations)"
-              + " SELECT p.bucket_id, " + GarbageRecord.Kind.PART.ordinal() + ", :name, u.key,"
-              + " p.upload_id, p.part_number, p.size, p.locations FROM " + store.s + ".part p JOIN " + store.s
-              + ".upload u ON u.bucket_id = p.bucket_id AND u.upload_id = p.upload_id"
-              + " WHERE p.bucket_id = :id ORDER BY u.key, p.upload_id, p.part_number")
-          .bind("id", id).bind("name", name).execute();
-      for (String table : List.of("part", "upload", "bucket_usage")) {
-        h.execute("DELETE FROM " + store.s + "." + table + " WHERE bucket_id = ?", id);
+      try (NamedSql.Bound q = store.prepare(c, store.sql.queueBucketParts())) {
+        q.set("id", id).set("name", name).set("kind", (short) GarbageRecord.Kind.PART.ordinal())
+            .update();
       }
-      h.execute("DELETE FROM " + store.s + ".bucket WHERE id = ?", id);
-      h.createUpdate("INSERT INTO " + store.s + ".deleted_bucket (id, name, owner, created)"
-              + " VALUES (:id, :name, :owner, :created)")
-          .bind("id", id).bind("name", name).bind("owner", b.owner())
-          .bind("created", Timestamp.from(b.created())).execute();
+      for (String table : List.of("part", "upload", "bucket_usage")) {
+        try (NamedSql.Bound q = store.prepare(c, store.sql.deleteBucketRows(table))) {
+          q.set("id", id).update();
+        }
+      }
+      try (NamedSql.Bound q = store.prepare(c, store.sql.deleteBucket())) {
+        q.set("id", id).update();
+      }
+      try (NamedSql.Bound q = store.prepare(c, store.sql.insertDeletedBucket())) {
+        q.set("id", id).set("name", name).set("owner", b.owner())
+            .set("created", Timestamp.from(b.created())).update();
+      }
       return null;
     });
   }
 
   @Override
   public List<Bucket> doListBuckets(String owner, String after, int limit) {
-    return store.handle(h -> h.createQuery("SELECT * FROM " + store.s + ".bucket WHERE (CAST(:owner AS text) IS NULL"
-            + " OR owner = :owner) AND name > :after ORDER BY name LIMIT :limit")
-        .bind("owner", owner).bind("after", after == null ? "" : after).bind("limit", limit)
-        .map((rs, ctx) -> bucketRow(rs)).list());
+    return store.jdbc(true, c -> {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.listBuckets())) {
+        return q.set("owner", owner).set("after", after == null ? "" : after).set("limit", limit)
+            .list(PostgresRows::bucket);
+      }
+    });
   }
 
   @Override
   public Bucket doRestoreBucket(Bucket given) {
     Bucket b = new Bucket(given.name(), given.id(), given.owner(), micros(given.created()),
         given.versioning(), given.attributes());
-    return store.tx(h -> {
-      Optional<Bucket> existing = store.findBucket(h, b.name(), " FOR UPDATE");
+    return store.jdbc(false, c -> {
+      Optional<Bucket> existing = store.findBucket(c, b.name(), Lock.UPDATE);
       if (existing.isEmpty()) {
-        if (insertBucket(h, b)) {
+        if (insertBucket(c, b)) {
           return b;
         }
         // a concurrent restore of the same name, or an id another bucket holds
-        existing = store.findBucket(h, b.name(), " FOR UPDATE");
+        existing = store.findBucket(c, b.name(), Lock.UPDATE);
         if (existing.isEmpty()) {
           throw new BucketAlreadyExistsException("bucket.id: " + b.id() + " is the id of another"
               + " bucket");
         }
       }
-      return update(h, existing.get(), BucketRules.restore(existing.get(), b));
+      return update(c, existing.get(), BucketRules.restore(existing.get(), b));
     });
   }
 }

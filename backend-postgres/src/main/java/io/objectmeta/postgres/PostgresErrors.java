@@ -61,7 +61,7 @@ final class PostgresErrors {
     return new InternalErrorException(message + " [SQLSTATE " + state + "]", e);
   }
 
-  /** The first SQLException with a SQLSTATE on the cause chain (Jdbi and HikariCP wrap it). */
+  /** The first SQLException with a SQLSTATE on the cause chain (HikariCP and callers may wrap it). */
   private static SQLException sqlException(Throwable e) {
     SQLException first = null;
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {

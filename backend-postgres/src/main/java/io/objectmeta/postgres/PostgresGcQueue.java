@@ -1,6 +1,5 @@
 package io.objectmeta.postgres;
 
-import static io.objectmeta.postgres.PostgresMetadataStore.json;
 import static io.objectmeta.postgres.PostgresMetadataStore.seconds;
 import static io.objectmeta.postgres.PostgresMetadataStore.utf8;
 
@@ -137,7 +136,7 @@ final class PostgresGcQueue implements io.objectmeta.api.spi.ComposedMetadataSto
             .set("ov", objects.stream().map(GarbageRecord::versionId).toArray(String[]::new))
             .set("opn", objects.stream().map(r -> (long) r.partNumber()).toArray(Long[]::new))
             .set("osz", objects.stream().map(GarbageRecord::size).toArray(Long[]::new))
-            .set("oloc", objects.stream().map(r -> json(r.dataLocations())).toArray(String[]::new))
+            .set("oloc", objects.stream().map(r -> PostgresRows.json(r.dataLocations())).toArray(String[]::new))
             .set("oat", objects.stream().map(r -> PostgresMetadataStore.micros(r.deletedAt()).toString())
                 .toArray(String[]::new))
             .set("oorigin", objects.stream().map(GarbageRecord::id).toArray(String[]::new))
@@ -241,7 +240,7 @@ final class PostgresGcQueue implements io.objectmeta.api.spi.ComposedMetadataSto
       return new GarbageRecord("o:" + b + ":" + rs.getLong(id),
           GarbageRecord.Kind.values()[rs.getShort(kind)], rs.getString(bucket), b,
           new String(rs.getBytes(key), StandardCharsets.UTF_8), rs.getString(versionId),
-          rs.getInt(partNumber), rs.getLong(size), PostgresMetadataStore.locations(rs.getString(locations)),
+          rs.getInt(partNumber), rs.getLong(size), PostgresRows.locations(rs.getString(locations)),
           rs.getTimestamp(deletedAt).toInstant());
     }
   }

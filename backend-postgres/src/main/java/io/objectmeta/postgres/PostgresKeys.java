@@ -2,7 +2,6 @@ package io.objectmeta.postgres;
 
 import static io.objectmeta.postgres.PostgresMetadataStore.shard;
 import static io.objectmeta.postgres.PostgresMetadataStore.utf8;
-import static io.objectmeta.postgres.PostgresMetadataStore.versionRow;
 
 import io.objectmeta.api.error.NoSuchBucketException;
 import io.objectmeta.api.model.Bucket;
@@ -87,7 +86,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
         throw NoSuchBucketException.of(bucket);
       }
       return rs.getBytes("key") == null ? List.of()
-          : List.of(versionRow(rs).withLatest(rs.getBoolean("latest")));
+          : List.of(PostgresRows.version(rs).withLatest(rs.getBoolean("latest")));
     }
   }
 
@@ -162,7 +161,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
         while (rs.next()) {
           String id = rs.getString("version_id");
           if (!rows.containsKey(id)) {
-            rows.put(id, versionRow(rs));
+            rows.put(id, PostgresRows.version(rs));
           }
         }
       }
@@ -212,7 +211,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
     boolean usage = !d.equals(Usage.ZERO);
     Map<ObjectVersion, String> json = new java.util.IdentityHashMap<>();
     java.util.function.Function<ObjectVersion, String> meta =
-        v -> json.computeIfAbsent(v, PostgresMetadataStore::metaJson);
+        v -> json.computeIfAbsent(v, PostgresRows::metaJson);
     if (del.isEmpty() && ins.isEmpty() && upd.isEmpty() && live == null && garbage.isEmpty()
         && !usage) {
       return;
@@ -242,7 +241,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
         q.set("bn", b.name())
             .set("gv", garbage.stream().map(ObjectVersion::versionId).toArray(String[]::new))
             .set("gsz", garbage.stream().map(ObjectVersion::size).toArray(Long[]::new))
-            .set("gloc", garbage.stream().map(v -> PostgresMetadataStore.json(v.metadata().dataLocations()))
+            .set("gloc", garbage.stream().map(v -> PostgresRows.json(v.metadata().dataLocations()))
                 .toArray(String[]::new));
       }
       if (usage) {
@@ -270,7 +269,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
         q.set("b", UUID.fromString(b.id())).set("k", utf8(key));
         try (ResultSet rs = q.statement().executeQuery()) {
           while (rs.next()) {
-            rows.add(versionRow(rs));
+            rows.add(PostgresRows.version(rs));
           }
         }
       }

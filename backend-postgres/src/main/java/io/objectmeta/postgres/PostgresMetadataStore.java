@@ -29,9 +29,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.HandleCallback;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * The PostgreSQL backend. See this module's README for the data layout and what each operation
@@ -43,12 +40,9 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedMetadataStore {
   static final int USAGE_SHARDS = 16;
-  static final com.fasterxml.jackson.databind.ObjectReader LOCATIONS =
-      Json.MAPPER.readerFor(new TypeReference<List<DataLocation>>() {});
 
   final PostgresConfig config;
   final HikariDataSource pool;
-  final Jdbi jdbi;
   final String s;
   final PostgresSql sql;
   /** The advisory lock GC claimers of this schema take turns on (no bucket is named ""). */
@@ -67,6 +61,7 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
   volatile boolean unsafeSkipKeyLock;
 
   public PostgresMetadataStore(PostgresConfig config) {
+    parts(buckets, keys, uploads, scans, queue);
     this.config = config;
     this.s = config.schema();
     this.sql = new PostgresSql(s);
@@ -89,12 +84,11 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
       throw PostgresErrors.translate("cannot reach PostgreSQL at " + config.host() + ":"
           + config.port() + "/" + config.database(), e);
     }
-    this.jdbi = Jdbi.create(pool);
     try {
       if (config.migrate()) {
-        Migrations.migrate(jdbi, s);
+        jdbc(false, c -> Migrations.migrate(c, s));
       } else {
-        int at = Migrations.current(jdbi, s);
+        int at = jdbc(true, c -> Migrations.current(c, s));
         Migrations.refuseNewer(at, s);
         if (at < Migrations.latest()) {
           throw new StoreConfigurationException("schema \"" + s + "\" is at version " + at
@@ -117,58 +111,48 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
     pool.close();
   }
 
-  void addUsage(Handle h, UUID bucketId, int shard, Usage d) {
+  void addUsage(Connection c, UUID bucketId, int shard, Usage d) throws SQLException {
     if (d.equals(Usage.ZERO)) {
       return;
     }
-    h.createUpdate("UPDATE " + s + ".bucket_usage SET current_objects = current_objects + :a,"
-            + " current_bytes = current_bytes + :b, noncurrent_versions = noncurrent_versions + :c,"
-            + " noncurrent_bytes = noncurrent_bytes + :d, delete_markers = delete_markers + :e,"
-            + " uploads = uploads + :f, part_bytes = part_bytes + :g"
-            + " WHERE bucket_id = :id AND shard = :shard")
-        .bind("a", d.currentObjects()).bind("b", d.currentBytes()).bind("c", d.nonCurrentVersions())
-        .bind("d", d.nonCurrentBytes()).bind("e", d.deleteMarkers()).bind("f", d.uploads())
-        .bind("g", d.partBytes()).bind("id", bucketId).bind("shard", (short) shard).execute();
+    try (NamedSql.Bound q = prepare(c, sql.addUsage())) {
+      q.set("a", d.currentObjects()).set("b", d.currentBytes()).set("c", d.nonCurrentVersions())
+          .set("d", d.nonCurrentBytes()).set("e", d.deleteMarkers()).set("f", d.uploads())
+          .set("g", d.partBytes()).set("id", bucketId).set("shard", (short) shard).update();
+    }
   }
 
   // --------------------------------------------------------------------------------- management
 
   @Override
   public UUID getUUID() {
-    return tx(h -> {
-      h.createUpdate("INSERT INTO " + s + ".store_info (id, uuid) VALUES (1, :u) ON CONFLICT (id) DO NOTHING")
-          .bind("u", UUID.randomUUID()).execute();
-      return h.createQuery("SELECT uuid FROM " + s + ".store_info WHERE id = 1").mapTo(UUID.class).one();
+    return jdbc(false, c -> {
+      try (NamedSql.Bound q = prepare(c, sql.initUuid())) {
+        q.set("u", UUID.randomUUID()).update();
+      }
+      try (NamedSql.Bound q = prepare(c, sql.readUuid())) {
+        return q.first(rs -> rs.getObject(1, UUID.class)).orElseThrow();
+      }
     });
   }
 
   @Override
   protected Usage doBucketUsage(String bucket) {
-    return tx(h -> {
-      Bucket b = bucket(h, bucket, "");
-      return h.createQuery(USAGE_SUM + " FROM " + s + ".bucket_usage WHERE bucket_id = :b")
-          .bind("b", UUID.fromString(b.id())).map((rs, ctx) -> usageRow(rs)).one();
+    return jdbc(true, c -> {
+      Bucket b = bucket(c, bucket, PostgresSql.Lock.NONE);
+      try (NamedSql.Bound q = prepare(c, sql.bucketUsage())) {
+        return q.set("b", UUID.fromString(b.id())).first(PostgresRows::usage).orElseThrow();
+      }
     });
   }
 
   @Override
   public StoreUsage usage() {
-    return tx(h -> {
-      long buckets = h.createQuery("SELECT count(*) FROM " + s + ".bucket").mapTo(Long.class).one();
-      Usage total = h.createQuery(USAGE_SUM + " FROM " + s + ".bucket_usage")
-          .map((rs, ctx) -> usageRow(rs)).one();
-      return new StoreUsage(buckets, total);
+    return jdbc(true, c -> {
+      try (NamedSql.Bound q = prepare(c, sql.storeUsage())) {
+        return q.first(rs -> new StoreUsage(rs.getLong("n"), PostgresRows.usage(rs))).orElseThrow();
+      }
     });
-  }
-
-  static final String USAGE_SUM = "SELECT coalesce(sum(current_objects), 0) a,"
-      + " coalesce(sum(current_bytes), 0) b, coalesce(sum(noncurrent_versions), 0) c,"
-      + " coalesce(sum(noncurrent_bytes), 0) d, coalesce(sum(delete_markers), 0) e,"
-      + " coalesce(sum(uploads), 0) f, coalesce(sum(part_bytes), 0) g";
-
-  static Usage usageRow(ResultSet rs) throws SQLException {
-    return new Usage(rs.getLong("a"), rs.getLong("b"), rs.getLong("c"), rs.getLong("d"),
-        rs.getLong("e"), rs.getLong("f"), rs.getLong("g"));
   }
 
   // ------------------------------------------------------------------------------------ helpers
@@ -180,9 +164,11 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
   }
 
   /**
-   * Runs the hot paths on a plain JDBC connection from the pool (Jdbi's per-statement setup cost
-   * more than the statements): in autocommit, or as one transaction. Faults are typed by
-   * PostgresErrors; contract errors pass through after a rollback.
+   * Runs a call on a plain JDBC connection from the pool, the backend's one data-access path
+   * (Jdbi's per-statement setup cost more than the statements on the hot paths, so the backend
+   * binds {@link PostgresSql}'s named statements itself, through {@link NamedSql}): in
+   * autocommit, or as one transaction. Faults are typed by PostgresErrors; contract errors pass
+   * through after a rollback.
    */
   <T> T jdbc(boolean autocommit, SqlWork<T> work) {
     try (Connection c = pool.getConnection()) {
@@ -205,14 +191,6 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
     }
   }
 
-  static <T> T withConnection(Handle h, SqlWork<T> work) {
-    try {
-      return work.run(h.getConnection());
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   static void rollbackQuietly(Connection c) {
     try {
       c.rollback();
@@ -221,24 +199,9 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
     }
   }
 
-  /** Runs outside a transaction (autocommit); database faults are typed by PostgresErrors. */
-  <T> T handle(HandleCallback<T, RuntimeException> body) {
-    return guarded(() -> jdbi.withHandle(body));
-  }
-
-  /** Runs in one transaction; database faults are typed by PostgresErrors. */
-  <T> T tx(HandleCallback<T, RuntimeException> body) {
-    return guarded(() -> jdbi.inTransaction(body));
-  }
-
-  <T> T guarded(java.util.function.Supplier<T> call) {
-    try {
-      return call.get();
-    } catch (MetadataException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw translate(e);
-    }
+  /** A statement of {@link PostgresSql} on {@code c}, to bind by name. */
+  NamedSql.Bound prepare(Connection c, String named) throws SQLException {
+    return NamedSql.of(named).prepare(c);
   }
 
   /** A driver failure that reached the contract's calls untyped (from a listing's cursor, say). */
@@ -257,61 +220,14 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
         + config.database() + " (schema " + s + ")", e);
   }
 
-  Bucket bucket(Handle h, String name, String lock) {
-    return findBucket(h, name, lock)
-        .orElseThrow(() -> NoSuchBucketException.of(name));
+  Bucket bucket(Connection c, String name, PostgresSql.Lock lock) throws SQLException {
+    return findBucket(c, name, lock).orElseThrow(() -> NoSuchBucketException.of(name));
   }
 
-  Optional<Bucket> findBucket(Handle h, String name, String lock) {
-    return h.createQuery("SELECT * FROM " + s + ".bucket WHERE name = :name" + lock)
-        .bind("name", name).map((rs, ctx) -> bucketRow(rs)).findOne();
-  }
-
-  static Bucket bucketRow(ResultSet rs) throws SQLException {
-    return new Bucket(rs.getString("name"), rs.getString("id"), rs.getString("owner"),
-        rs.getTimestamp("created").toInstant(), VersioningState.values()[rs.getShort("versioning")],
-        Json.object(rs.getString("attributes")));
-  }
-
-  static ObjectVersion versionRow(ResultSet rs) throws SQLException {
-    boolean dm = rs.getBoolean("delete_marker");
-    String meta = rs.getString("meta");
-    return new ObjectVersion(new String(rs.getBytes("key"), StandardCharsets.UTF_8),
-        VersionId.decode(rs.getString("version_id"), "version_id"), rs.getBoolean("is_null"), dm,
-        false, dm ? null : read(meta, ObjectMetadata.class));
-  }
-
-  static MultipartUpload uploadRow(ResultSet rs) throws SQLException {
-    return new MultipartUpload(new String(rs.getBytes("key"), StandardCharsets.UTF_8),
-        rs.getString("upload_id"), rs.getTimestamp("initiated").toInstant(),
-        read(rs.getString("meta"), ObjectMetadata.class));
-  }
-
-  static String metaJson(ObjectVersion v) {
-    return v.deleteMarker() ? null : json(v.metadata());
-  }
-
-  static String json(Object o) {
-    try {
-      return Json.MAPPER.writeValueAsString(o);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  static <T> T read(String json, Class<T> type) {
-    try {
-      return Json.MAPPER.readValue(json, type);
-    } catch (JsonProcessingException e) {
-      throw new InternalErrorException("corrupt record: " + e.getOriginalMessage());
-    }
-  }
-
-  static List<DataLocation> locations(String json) {
-    try {
-      return LOCATIONS.readValue(json);
-    } catch (JsonProcessingException e) {
-      throw new InternalErrorException("corrupt record: " + e.getOriginalMessage());
+  Optional<Bucket> findBucket(Connection c, String name, PostgresSql.Lock lock)
+      throws SQLException {
+    try (NamedSql.Bound q = prepare(c, sql.findBucket(lock))) {
+      return q.set("name", name).first(PostgresRows::bucket);
     }
   }
 
@@ -335,33 +251,6 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
 
   static int shard(String key) {
     return Math.floorMod(key.hashCode(), USAGE_SHARDS);
-  }
-
-  // ------------------------------------- the parts that the SPI's calls are handed to
-
-  @Override
-  protected Buckets buckets() {
-    return buckets;
-  }
-
-  @Override
-  protected Keys keys() {
-    return keys;
-  }
-
-  @Override
-  protected Uploads multipart() {
-    return uploads;
-  }
-
-  @Override
-  protected Scans scans() {
-    return scans;
-  }
-
-  @Override
-  protected GcQueue gcQueue() {
-    return queue;
   }
 
 }

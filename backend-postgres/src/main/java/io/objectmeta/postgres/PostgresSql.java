@@ -1,9 +1,13 @@
 package io.objectmeta.postgres;
 
+import java.util.List;
+
 /**
- * The SQL of the hot paths, named, in one place: what a put, get or delete sends. The benchmark's
- * raw-JDBC baseline sends these same statements, so the comparison measures this backend's own
- * overhead. {@code s} is the schema.
+ * Every statement the backend sends, named, in one place, by family: buckets and usage, key
+ * writes and reads, uploads, the listing scans, the GC queue (Oak's RDBDocumentStoreJDBC: SQL
+ * without logic; the rows are read by {@link PostgresRows}). The benchmark's raw-JDBC baseline
+ * sends the same key and GC statements, so the comparison measures this backend's own overhead.
+ * Parameters are named ({@code :name}, bound through {@link NamedSql}); {@code s} is the schema.
  */
 public final class PostgresSql {
   private final String s;
@@ -322,6 +326,219 @@ public final class PostgresSql {
         + ".deleted_bucket UNION ALL SELECT 0, coalesce(sum(cardinality(object_ids)"
         + " + cardinality(bucket_ids)), 0), null, 0 FROM " + s + ".gc_lease"
         + " WHERE lease_until > now()) q";
+  }
+
+  // ---------------------------------------------------------------------- buckets and usage
+
+  /** A bucket row's lock clause: none, shared (writers), exclusive (changes, delete). */
+  public enum Lock {
+    NONE(""), SHARE(" FOR SHARE"), UPDATE(" FOR UPDATE");
+
+    final String clause;
+
+    Lock(String clause) {
+      this.clause = clause;
+    }
+  }
+
+  /** A bucket by name, locked as asked. Binds: name. */
+  public String findBucket(Lock lock) {
+    return "SELECT * FROM " + s + ".bucket WHERE name = :name" + lock.clause;
+  }
+
+  /** A new bucket row, unless the name or the id is taken. Binds: id, name, owner, created, v, attrs. */
+  public String insertBucket() {
+    return "INSERT INTO " + s + ".bucket (id, name, owner, created, versioning, attributes)"
+        + " VALUES (:id, :name, :owner, :created, :v, CAST(:attrs AS jsonb)) ON CONFLICT DO NOTHING";
+  }
+
+  /** A new bucket's usage shards, all zero. Binds: id. */
+  public String insertUsageShards(int shards) {
+    return "INSERT INTO " + s + ".bucket_usage (bucket_id, shard)"
+        + " SELECT :id, g FROM generate_series(0, " + (shards - 1) + ") g";
+  }
+
+  /** Versioning turned on: the history table starts with the null versions. Binds: id. */
+  public String startHistory() {
+    return "INSERT INTO " + s + ".object_version (bucket_id, key, version_id, is_null,"
+        + " delete_marker, size, meta) SELECT bucket_id, key, version_id, is_null, false, size,"
+        + " meta FROM " + s + ".object_live WHERE bucket_id = :id";
+  }
+
+  /** A bucket's owner, versioning and attributes. Binds: owner, v, attrs, id. */
+  public String updateBucket() {
+    return "UPDATE " + s + ".bucket SET owner = :owner, versioning = :v,"
+        + " attributes = CAST(:attrs AS jsonb) WHERE id = :id";
+  }
+
+  /** Whether a bucket holds no version and no delete marker. Binds: id. */
+  public String bucketIsEmpty() {
+    return "SELECT NOT EXISTS (SELECT 1 FROM " + s + ".object_version WHERE bucket_id = :id)"
+        + " AND NOT EXISTS (SELECT 1 FROM " + s + ".object_live WHERE bucket_id = :id)";
+  }
+
+  /** A deleted bucket's uploads' parts, queued for GC. Binds: id, name, kind (of a part). */
+  public String queueBucketParts() {
+    return "INSERT INTO " + s + ".deleted_object (bucket_id, kind, bucket, key, version_id,"
+        + " part_number, size, locations) SELECT p.bucket_id, :kind, :name, u.key, p.upload_id,"
+        + " p.part_number, p.size, p.locations FROM " + s + ".part p JOIN " + s + ".upload u"
+        + " ON u.bucket_id = p.bucket_id AND u.upload_id = p.upload_id WHERE p.bucket_id = :id"
+        + " ORDER BY u.key, p.upload_id, p.part_number";
+  }
+
+  /** A deleted bucket's rows of one table (part, upload, bucket_usage). Binds: id. */
+  public String deleteBucketRows(String table) {
+    if (!List.of("part", "upload", "bucket_usage").contains(table)) {
+      throw new IllegalArgumentException(table);
+    }
+    return "DELETE FROM " + s + "." + table + " WHERE bucket_id = :id";
+  }
+
+  /** The bucket row. Binds: id. */
+  public String deleteBucket() {
+    return "DELETE FROM " + s + ".bucket WHERE id = :id";
+  }
+
+  /** A deleted bucket's GC record. Binds: id, name, owner, created. */
+  public String insertDeletedBucket() {
+    return "INSERT INTO " + s + ".deleted_bucket (id, name, owner, created)"
+        + " VALUES (:id, :name, :owner, :created)";
+  }
+
+  /** Live buckets after a name, all or one owner's. Binds: owner (null: all), after, limit. */
+  public String listBuckets() {
+    return "SELECT * FROM " + s + ".bucket WHERE (CAST(:owner AS text) IS NULL OR owner = :owner)"
+        + " AND name > :after ORDER BY name LIMIT :limit";
+  }
+
+  /** Adds a usage delta to one shard. Binds: a..g (the counters in Usage's order), id, shard. */
+  public String addUsage() {
+    return "UPDATE " + s + ".bucket_usage SET current_objects = current_objects + :a,"
+        + " current_bytes = current_bytes + :b, noncurrent_versions = noncurrent_versions + :c,"
+        + " noncurrent_bytes = noncurrent_bytes + :d, delete_markers = delete_markers + :e,"
+        + " uploads = uploads + :f, part_bytes = part_bytes + :g"
+        + " WHERE bucket_id = :id AND shard = :shard";
+  }
+
+  static final String USAGE_SUM = "SELECT coalesce(sum(current_objects), 0) a,"
+      + " coalesce(sum(current_bytes), 0) b, coalesce(sum(noncurrent_versions), 0) c,"
+      + " coalesce(sum(noncurrent_bytes), 0) d, coalesce(sum(delete_markers), 0) e,"
+      + " coalesce(sum(uploads), 0) f, coalesce(sum(part_bytes), 0) g";
+
+  /** One bucket's usage, its shards summed. Binds: b. */
+  public String bucketUsage() {
+    return USAGE_SUM + " FROM " + s + ".bucket_usage WHERE bucket_id = :b";
+  }
+
+  /** The store's usage, every shard summed, and its bucket count (column n). */
+  public String storeUsage() {
+    return USAGE_SUM + ", (SELECT count(*) FROM " + s + ".bucket) n FROM " + s + ".bucket_usage";
+  }
+
+  /** The store's UUID, made on first use (one row of two statements' worth). Binds: u. */
+  public String initUuid() {
+    return "INSERT INTO " + s + ".store_info (id, uuid) VALUES (1, :u) ON CONFLICT (id) DO NOTHING";
+  }
+
+  /** The store's UUID. */
+  public String readUuid() {
+    return "SELECT uuid FROM " + s + ".store_info WHERE id = 1";
+  }
+
+  // -------------------------------------------------------------------------------- uploads
+
+  /** The transaction-scoped advisory lock of one key (uploads, restores). Binds: lock. */
+  public String lockKey() {
+    return "SELECT pg_advisory_xact_lock(:lock)";
+  }
+
+  /** A new upload. Binds: b, k, u, at, meta. */
+  public String insertUpload() {
+    return "INSERT INTO " + s + ".upload (bucket_id, key, upload_id, initiated, meta)"
+        + " VALUES (:b, :k, :u, :at, CAST(:meta AS jsonb))";
+  }
+
+  /** An upload, locked as asked. Binds: b, k, u. */
+  public String findUpload(Lock lock) {
+    return "SELECT key, upload_id, initiated, meta FROM " + s + ".upload"
+        + " WHERE bucket_id = :b AND key = :k AND upload_id = :u" + lock.clause;
+  }
+
+  /** A part, stored over the one of its number. Binds: b, u, n, size, etag, at, loc. */
+  public String upsertPart() {
+    return insertPart() + " ON CONFLICT (bucket_id, upload_id, part_number) DO UPDATE SET"
+        + " size = excluded.size, etag = excluded.etag, last_modified = excluded.last_modified,"
+        + " locations = excluded.locations";
+  }
+
+  /** A part. Binds: b, u, n, size, etag, at, loc. */
+  public String insertPart() {
+    return "INSERT INTO " + s + ".part (bucket_id, upload_id, part_number, size, etag,"
+        + " last_modified, locations) VALUES (:b, :u, :n, :size, :etag, :at, CAST(:loc AS jsonb))";
+  }
+
+  /** An upload's parts after a number, in order. Binds: b, u, after, limit. */
+  public String listParts() {
+    return "SELECT * FROM " + s + ".part WHERE bucket_id = :b AND upload_id = :u"
+        + " AND part_number > :after ORDER BY part_number LIMIT :limit";
+  }
+
+  /** A part's GC record. Binds: b, kind, name, k, u, n, size, loc. */
+  public String queuePart() {
+    return "INSERT INTO " + s + ".deleted_object (bucket_id, kind, bucket, key, version_id,"
+        + " part_number, size, locations) VALUES (:b, :kind, :name, :k, :u, :n, :size,"
+        + " CAST(:loc AS jsonb))";
+  }
+
+  /** An upload's parts. Binds: b, u. */
+  public String deleteParts() {
+    return "DELETE FROM " + s + ".part WHERE bucket_id = :b AND upload_id = :u";
+  }
+
+  /** An upload. Binds: b, k, u. */
+  public String deleteUpload() {
+    return "DELETE FROM " + s + ".upload WHERE bucket_id = :b AND key = :k AND upload_id = :u";
+  }
+
+  // --------------------------------------------------------------------------- listing scans
+
+  /**
+   * A keyset page of one of the three scans: current objects (the live table), versions (the
+   * history table of a versioned bucket, the live table of one never versioned) or uploads, from
+   * a key ({@code first}) or after an entry ((key, version or upload id) > (:k, :v)). Binds: b,
+   * k, limit, and v unless {@code first} (never for current objects, one per key).
+   */
+  public String scanPage(Scan scan, boolean first) {
+    String after = scan == Scan.CURRENT ? "key > :k" : "(key, " + scan.id + ") > (:k, :v)";
+    // (the upload scan binds its id as :v too)
+    return "SELECT " + scan.columns + " FROM " + s + "." + scan.table + " WHERE bucket_id = :b AND "
+        + (first ? "key >= :k" : after) + " ORDER BY key"
+        + (scan == Scan.CURRENT ? "" : ", " + scan.id) + " LIMIT :limit";
+  }
+
+  /** The three scans: their table, columns and the id that orders a key's entries. */
+  public enum Scan {
+    CURRENT("object_live", LIVE_COLUMNS, "version_id"),
+    LIVE_VERSIONS("object_live", LIVE_COLUMNS, "version_id"),
+    VERSIONS("object_version", VERSION_COLUMNS, "version_id"),
+    UPLOADS("upload", "key, upload_id, initiated, meta", "upload_id");
+
+    final String table;
+    final String columns;
+    final String id;
+
+    Scan(String table, String columns, String id) {
+      this.table = table;
+      this.columns = columns;
+      this.id = id;
+    }
+  }
+
+  // ---------------------------------------------------------------------- schema and scratch
+
+  /** Whether a table exists. Binds: t (schema.table). */
+  static String tableExists() {
+    return "SELECT to_regclass(:t) IS NOT NULL";
   }
 
   /** The per-key advisory lock key: a 64-bit FNV-1a hash of bucket name, NUL, key. */

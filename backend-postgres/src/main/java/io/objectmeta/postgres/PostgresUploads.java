@@ -1,13 +1,9 @@
 package io.objectmeta.postgres;
 
-import static io.objectmeta.postgres.PostgresMetadataStore.json;
-import static io.objectmeta.postgres.PostgresMetadataStore.locations;
 import static io.objectmeta.postgres.PostgresMetadataStore.micros;
 import static io.objectmeta.postgres.PostgresMetadataStore.now;
 import static io.objectmeta.postgres.PostgresMetadataStore.shard;
-import static io.objectmeta.postgres.PostgresMetadataStore.uploadRow;
 import static io.objectmeta.postgres.PostgresMetadataStore.utf8;
-import static io.objectmeta.postgres.PostgresMetadataStore.withConnection;
 
 import io.objectmeta.api.error.NoSuchUploadException;
 import io.objectmeta.api.gc.GarbageRecord;
@@ -24,6 +20,9 @@ import io.objectmeta.api.versioning.KeyChange;
 import io.objectmeta.api.versioning.KeyWrites;
 import io.objectmeta.api.versioning.MultipartRules;
 import io.objectmeta.api.versioning.UploadChange;
+import io.objectmeta.postgres.PostgresSql.Lock;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -31,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.jdbi.v3.core.Handle;
 
 /**
  * Multipart uploads on PostgreSQL: the {@code upload} and {@code part} tables, each write one
@@ -46,176 +44,174 @@ final class PostgresUploads implements io.objectmeta.api.spi.ComposedMetadataSto
     this.store = store;
   }
 
-  // ---------------------------------------------------------------------------------- multipart
-
   @Override
   public MultipartUpload doInitiateMultipartUpload(String bucket, String key,
       ObjectMetadata metadata) {
-    return store.tx(h -> {
-      Bucket b = store.bucket(h, bucket, " FOR SHARE");
+    return store.jdbc(false, c -> {
+      Bucket b = store.bucket(c, bucket, Lock.SHARE);
       VersionId id = store.ids.next();
       MultipartUpload u = new MultipartUpload(key, id.encodeOldestFirst(), id.timestamp(), metadata);
-      h.createUpdate("INSERT INTO " + store.s + ".upload (bucket_id, key, upload_id, initiated, meta)"
-              + " VALUES (:b, :k, :u, :at, CAST(:meta AS jsonb))")
-          .bind("b", UUID.fromString(b.id())).bind("k", utf8(key)).bind("u", u.uploadId())
-          .bind("at", Timestamp.from(u.initiated())).bind("meta", json(metadata)).execute();
-      store.addUsage(h, UUID.fromString(b.id()), shard(key), MultipartRules.initiate().usageDelta());
+      insertUpload(c, UUID.fromString(b.id()), u);
+      store.addUsage(c, UUID.fromString(b.id()), shard(key), MultipartRules.initiate().usageDelta());
       return u;
     });
   }
 
+  private void insertUpload(Connection c, UUID bucketId, MultipartUpload u) throws SQLException {
+    try (NamedSql.Bound q = store.prepare(c, store.sql.insertUpload())) {
+      q.set("b", bucketId).set("k", utf8(u.key())).set("u", u.uploadId())
+          .set("at", Timestamp.from(micros(u.initiated())))
+          .set("meta", PostgresRows.json(u.metadata())).update();
+    }
+  }
+
   @Override
   public Part doPutPart(String bucket, String key, String uploadId, Part part) {
-    return store.tx(h -> {
-      Bucket b = store.bucket(h, bucket, " FOR SHARE");
-      lockUpload(h, b, key, uploadId);
+    return store.jdbc(false, c -> {
+      Bucket b = store.bucket(c, bucket, Lock.SHARE);
+      upload(c, b, key, uploadId, Lock.UPDATE);
       UUID bid = UUID.fromString(b.id());
       Part stored = part.withLastModified(now());
-      Optional<Part> old = parts(h, bid, uploadId, part.partNumber() - 1, 1).stream()
+      Optional<Part> old = parts(c, bid, uploadId, part.partNumber() - 1, 1).stream()
           .filter(p -> p.partNumber() == part.partNumber()).findFirst();
-      h.createUpdate("INSERT INTO " + store.s + ".part (bucket_id, upload_id, part_number, size, etag,"
-              + " last_modified, locations) VALUES (:b, :u, :n, :size, :etag, :at, CAST(:loc AS jsonb))"
-              + " ON CONFLICT (bucket_id, upload_id, part_number) DO UPDATE SET size = excluded.size,"
-              + " etag = excluded.etag, last_modified = excluded.last_modified,"
-              + " locations = excluded.locations")
-          .bind("b", bid).bind("u", uploadId).bind("n", part.partNumber()).bind("size", part.size())
-          .bind("etag", part.etag()).bind("at", Timestamp.from(stored.lastModified()))
-          .bind("loc", json(part.dataLocations())).execute();
+      writePart(c, store.sql.upsertPart(), bid, uploadId, stored);
       UploadChange change = MultipartRules.putPart(old.orElse(null), stored);
-      queueParts(h, b, key, uploadId, change.freed());
-      store.addUsage(h, bid, shard(key), change.usageDelta());
+      queueParts(c, b, key, uploadId, change.freed());
+      store.addUsage(c, bid, shard(key), change.usageDelta());
       return stored;
     });
+  }
+
+  private void writePart(Connection c, String statement, UUID bucketId, String uploadId, Part p)
+      throws SQLException {
+    try (NamedSql.Bound q = store.prepare(c, statement)) {
+      q.set("b", bucketId).set("u", uploadId).set("n", p.partNumber()).set("size", p.size())
+          .set("etag", p.etag()).set("at", Timestamp.from(micros(p.lastModified())))
+          .set("loc", PostgresRows.json(p.dataLocations())).update();
+    }
   }
 
   @Override
   public ObjectVersion doCompleteMultipartUpload(String bucket, String key, String uploadId,
       List<CompletedPart> named) {
-    return store.tx(h -> {
-      Bucket b = store.bucket(h, bucket, " FOR SHARE");
-      MultipartUpload u = lockUpload(h, b, key, uploadId);
-      h.execute("SELECT pg_advisory_xact_lock(?)", PostgresSql.keyHash(bucket, key));
-      UUID bid = UUID.fromString(b.id());
-      Map<Integer, Part> stored = new LinkedHashMap<>();
-      for (Part p : parts(h, bid, uploadId, 0, Integer.MAX_VALUE)) {
-        stored.put(p.partNumber(), p);
-      }
+    return store.jdbc(false, c -> {
+      Bucket b = store.bucket(c, bucket, Lock.SHARE);
+      MultipartUpload u = upload(c, b, key, uploadId, Lock.UPDATE);
+      lockKey(c, bucket, key);
+      Map<Integer, Part> stored = allParts(c, UUID.fromString(b.id()), uploadId);
       ObjectMetadata m = MultipartRules.complete(u.metadata(), stored, named);
-      KeyChange c = withConnection(h, conn -> {
-        KeyChange change = KeyWrites.put(store.keys.read(conn, b, key, null), b.versioning(), m,
-            WriteCondition.none(), store.ids.next());
-        store.keys.persist(conn, b, change);
-        return change;
-      });
-      removeUpload(h, b, key, uploadId, MultipartRules.completion(stored, named));
-      return c.subject();
+      KeyChange change = KeyWrites.put(store.keys.read(c, b, key, null), b.versioning(), m,
+          WriteCondition.none(), store.ids.next());
+      store.keys.persist(c, b, change);
+      removeUpload(c, b, key, uploadId, MultipartRules.completion(stored, named));
+      return change.subject();
     });
   }
 
   @Override
   public void doAbortMultipartUpload(String bucket, String key, String uploadId) {
-    store.tx(h -> {
-      Bucket b = store.bucket(h, bucket, " FOR SHARE");
-      lockUpload(h, b, key, uploadId);
-      Map<Integer, Part> parts = new LinkedHashMap<>();
-      for (Part p : parts(h, UUID.fromString(b.id()), uploadId, 0, Integer.MAX_VALUE)) {
-        parts.put(p.partNumber(), p);
-      }
-      removeUpload(h, b, key, uploadId, MultipartRules.abort(parts));
+    store.jdbc(false, c -> {
+      Bucket b = store.bucket(c, bucket, Lock.SHARE);
+      upload(c, b, key, uploadId, Lock.UPDATE);
+      removeUpload(c, b, key, uploadId,
+          MultipartRules.abort(allParts(c, UUID.fromString(b.id()), uploadId)));
       return null;
     });
   }
 
   @Override
   public List<Part> doListParts(String bucket, String key, String uploadId, int after, int limit) {
-    return store.tx(h -> {
-      Bucket b = store.bucket(h, bucket, "");
-      upload(h, b, key, uploadId, "");
-      return parts(h, UUID.fromString(b.id()), uploadId, after, limit);
+    return store.jdbc(false, c -> {
+      Bucket b = store.bucket(c, bucket, Lock.NONE);
+      upload(c, b, key, uploadId, Lock.NONE);
+      return parts(c, UUID.fromString(b.id()), uploadId, after, limit);
     });
   }
 
-  MultipartUpload lockUpload(Handle h, Bucket b, String key, String uploadId) {
-    return upload(h, b, key, uploadId, " FOR UPDATE");
+  private void lockKey(Connection c, String bucket, String key) throws SQLException {
+    try (NamedSql.Bound q = store.prepare(c, store.sql.lockKey())) {
+      q.set("lock", PostgresSql.keyHash(bucket, key)).first(rs -> 1);
+    }
   }
 
-  MultipartUpload upload(Handle h, Bucket b, String key, String uploadId, String lock) {
-    return h.createQuery("SELECT key, upload_id, initiated, meta FROM " + store.s + ".upload"
-            + " WHERE bucket_id = :b AND key = :k AND upload_id = :u" + lock)
-        .bind("b", UUID.fromString(b.id())).bind("k", utf8(key)).bind("u", uploadId)
-        .map((rs, ctx) -> uploadRow(rs)).findOne()
+  private Optional<MultipartUpload> findUpload(Connection c, UUID bucketId, String key,
+      String uploadId, Lock lock) throws SQLException {
+    try (NamedSql.Bound q = store.prepare(c, store.sql.findUpload(lock))) {
+      return q.set("b", bucketId).set("k", utf8(key)).set("u", uploadId).first(PostgresRows::upload);
+    }
+  }
+
+  private MultipartUpload upload(Connection c, Bucket b, String key, String uploadId, Lock lock)
+      throws SQLException {
+    return findUpload(c, UUID.fromString(b.id()), key, uploadId, lock)
         .orElseThrow(() -> NoSuchUploadException.of(key, uploadId));
   }
 
-  List<Part> parts(Handle h, UUID bucketId, String uploadId, int after, int limit) {
-    return h.createQuery("SELECT * FROM " + store.s + ".part WHERE bucket_id = :b AND upload_id = :u"
-            + " AND part_number > :after ORDER BY part_number LIMIT :limit")
-        .bind("b", bucketId).bind("u", uploadId).bind("after", after).bind("limit", limit)
-        .map((rs, ctx) -> new Part(rs.getInt("part_number"), rs.getLong("size"), rs.getString("etag"),
-            rs.getTimestamp("last_modified").toInstant(), locations(rs.getString("locations"))))
-        .list();
+  private List<Part> parts(Connection c, UUID bucketId, String uploadId, int after, int limit)
+      throws SQLException {
+    try (NamedSql.Bound q = store.prepare(c, store.sql.listParts())) {
+      return q.set("b", bucketId).set("u", uploadId).set("after", after).set("limit", limit)
+          .list(PostgresRows::part);
+    }
   }
 
-  void queueParts(Handle h, Bucket b, String key, String uploadId, Collection<Part> parts) {
+  private Map<Integer, Part> allParts(Connection c, UUID bucketId, String uploadId)
+      throws SQLException {
+    Map<Integer, Part> parts = new LinkedHashMap<>();
+    for (Part p : parts(c, bucketId, uploadId, 0, Integer.MAX_VALUE)) {
+      parts.put(p.partNumber(), p);
+    }
+    return parts;
+  }
+
+  private void queueParts(Connection c, Bucket b, String key, String uploadId,
+      Collection<Part> parts) throws SQLException {
     for (Part p : parts) {
-      h.createUpdate("INSERT INTO " + store.s + ".deleted_object (bucket_id, kind, bucket, key, version_id,"
-              + " part_number, size, locations) VALUES (:b, :kind, :name, :k, :u, :n, :size,"
-              + " CAST(:loc AS jsonb))")
-          .bind("b", UUID.fromString(b.id())).bind("kind", (short) GarbageRecord.Kind.PART.ordinal())
-          .bind("name", b.name()).bind("k", utf8(key)).bind("u", uploadId)
-          .bind("n", p.partNumber()).bind("size", p.size()).bind("loc", json(p.dataLocations()))
-          .execute();
+      try (NamedSql.Bound q = store.prepare(c, store.sql.queuePart())) {
+        q.set("b", UUID.fromString(b.id())).set("kind", (short) GarbageRecord.Kind.PART.ordinal())
+            .set("name", b.name()).set("k", utf8(key)).set("u", uploadId)
+            .set("n", p.partNumber()).set("size", p.size())
+            .set("loc", PostgresRows.json(p.dataLocations())).update();
+      }
     }
   }
 
   /** Removes an upload and its parts, and queues and counts what the change says. */
-  void removeUpload(Handle h, Bucket b, String key, String uploadId, UploadChange change) {
-    queueParts(h, b, key, uploadId, change.freed());
-    UUID bid = UUID.fromString(b.id());
-    h.execute("DELETE FROM " + store.s + ".part WHERE bucket_id = ? AND upload_id = ?", bid, uploadId);
-    h.execute("DELETE FROM " + store.s + ".upload WHERE bucket_id = ? AND key = ? AND upload_id = ?",
-        bid, utf8(key), uploadId);
-    store.addUsage(h, bid, shard(key), change.usageDelta());
+  private void removeUpload(Connection c, Bucket b, String key, String uploadId,
+      UploadChange change) throws SQLException {
+    queueParts(c, b, key, uploadId, change.freed());
+    deleteUpload(c, UUID.fromString(b.id()), key, uploadId);
+    store.addUsage(c, UUID.fromString(b.id()), shard(key), change.usageDelta());
+  }
+
+  private void deleteUpload(Connection c, UUID bucketId, String key, String uploadId)
+      throws SQLException {
+    try (NamedSql.Bound q = store.prepare(c, store.sql.deleteParts())) {
+      q.set("b", bucketId).set("u", uploadId).update();
+    }
+    try (NamedSql.Bound q = store.prepare(c, store.sql.deleteUpload())) {
+      q.set("b", bucketId).set("k", utf8(key)).set("u", uploadId).update();
+    }
   }
 
   @Override
   public void doRestoreUpload(String bucket, MultipartUpload upload, List<Part> parts) {
-    store.tx(h -> {
-      Bucket b = store.bucket(h, bucket, " FOR SHARE");
+    store.jdbc(false, c -> {
+      Bucket b = store.bucket(c, bucket, Lock.SHARE);
       UUID bid = UUID.fromString(b.id());
       String key = upload.key();
-      h.execute("SELECT pg_advisory_xact_lock(?)", PostgresSql.keyHash(bucket, key));
+      lockKey(c, bucket, key);
       Usage delta = MultipartRules.restore(parts).usageDelta();
-      boolean exists = h.createQuery("SELECT 1 FROM " + store.s + ".upload WHERE bucket_id = :b"
-              + " AND key = :k AND upload_id = :u FOR UPDATE")
-          .bind("b", bid).bind("k", utf8(key)).bind("u", upload.uploadId()).mapTo(Integer.class)
-          .findOne().isPresent();
-      if (exists) {
-        List<Part> old = parts(h, bid, upload.uploadId(), 0, Integer.MAX_VALUE);
+      if (findUpload(c, bid, key, upload.uploadId(), Lock.UPDATE).isPresent()) {
+        List<Part> old = parts(c, bid, upload.uploadId(), 0, Integer.MAX_VALUE);
         delta = delta.minus(MultipartRules.restore(old).usageDelta());
-        h.execute("DELETE FROM " + store.s + ".part WHERE bucket_id = ? AND upload_id = ?", bid,
-            upload.uploadId());
-        h.execute("DELETE FROM " + store.s + ".upload WHERE bucket_id = ? AND key = ? AND upload_id = ?",
-            bid, utf8(key), upload.uploadId());
+        deleteUpload(c, bid, key, upload.uploadId());
       }
-      h.createUpdate("INSERT INTO " + store.s + ".upload (bucket_id, key, upload_id, initiated, meta)"
-              + " VALUES (:b, :k, :u, :at, CAST(:meta AS jsonb))")
-          .bind("b", bid).bind("k", utf8(key)).bind("u", upload.uploadId())
-          .bind("at", Timestamp.from(micros(upload.initiated()))).bind("meta", json(upload.metadata()))
-          .execute();
-      if (!parts.isEmpty()) {
-        org.jdbi.v3.core.statement.PreparedBatch batch = h.prepareBatch("INSERT INTO " + store.s
-            + ".part (bucket_id, upload_id, part_number, size, etag, last_modified, locations)"
-            + " VALUES (:b, :u, :n, :size, :etag, :at, CAST(:loc AS jsonb))");
-        for (Part p : parts) {
-          batch.bind("b", bid).bind("u", upload.uploadId()).bind("n", p.partNumber())
-              .bind("size", p.size()).bind("etag", p.etag())
-              .bind("at", Timestamp.from(micros(p.lastModified())))
-              .bind("loc", json(p.dataLocations())).add();
-        }
-        batch.execute();
+      insertUpload(c, bid, upload);
+      for (Part p : parts) {
+        writePart(c, store.sql.insertPart(), bid, upload.uploadId(), p);
       }
-      store.addUsage(h, bid, shard(key), delta);
+      store.addUsage(c, bid, shard(key), delta);
       return null;
     });
   }

@@ -105,168 +105,172 @@ public abstract class ComposedMetadataStore extends AbstractMetadataStore {
     int doRestoreGarbage(List<GarbageRecord> records);
   }
 
-  /** The backend's buckets part. */
-  protected abstract Buckets buckets();
+  private Buckets buckets;
+  private Keys keys;
+  private Uploads multipart;
+  private Scans scans;
+  private GcQueue gcQueue;
 
-  /** The backend's keys part. */
-  protected abstract Keys keys();
-
-  /** The backend's multipart uploads part. */
-  protected abstract Uploads multipart();
-
-  /** The backend's scans. */
-  protected abstract Scans scans();
-
-  /** The backend's GC queue. */
-  protected abstract GcQueue gcQueue();
+  /**
+   * Gives the store its parts; a backend's constructor calls it first (the parts may hold the
+   * store, so they cannot be passed to the constructor of this class).
+   */
+  protected final void parts(Buckets buckets, Keys keys, Uploads multipart, Scans scans,
+      GcQueue gcQueue) {
+    this.buckets = java.util.Objects.requireNonNull(buckets, "buckets");
+    this.keys = java.util.Objects.requireNonNull(keys, "keys");
+    this.multipart = java.util.Objects.requireNonNull(multipart, "multipart");
+    this.scans = java.util.Objects.requireNonNull(scans, "scans");
+    this.gcQueue = java.util.Objects.requireNonNull(gcQueue, "gcQueue");
+  }
 
   @Override
   protected Bucket doCreateBucket(String name, String owner, ObjectNode attributes) {
-    return buckets().doCreateBucket(name, owner, attributes);
+    return buckets.doCreateBucket(name, owner, attributes);
   }
 
   @Override
   protected Bucket doGetBucket(String name) {
-    return buckets().doGetBucket(name);
+    return buckets.doGetBucket(name);
   }
 
   @Override
   protected Bucket doUpdateBucket(String name, BucketUpdate update) {
-    return buckets().doUpdateBucket(name, update);
+    return buckets.doUpdateBucket(name, update);
   }
 
   @Override
   protected void doDeleteBucket(String name) {
-    buckets().doDeleteBucket(name);
+    buckets.doDeleteBucket(name);
   }
 
   @Override
   protected List<Bucket> doListBuckets(String owner, String after, int limit) {
-    return buckets().doListBuckets(owner, after, limit);
+    return buckets.doListBuckets(owner, after, limit);
   }
 
   @Override
   protected Bucket doRestoreBucket(Bucket bucket) {
-    return buckets().doRestoreBucket(bucket);
+    return buckets.doRestoreBucket(bucket);
   }
 
   @Override
   protected ObjectVersion doPutObject(String bucket, String key, ObjectMetadata metadata,
       WriteCondition condition) {
-    return keys().doPutObject(bucket, key, metadata, condition);
+    return keys.doPutObject(bucket, key, metadata, condition);
   }
 
   @Override
   protected ObjectVersion doGetObject(String bucket, String key) {
-    return keys().doGetObject(bucket, key);
+    return keys.doGetObject(bucket, key);
   }
 
   @Override
   protected ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
-    return keys().doGetObjectVersion(bucket, key, versionId);
+    return keys.doGetObjectVersion(bucket, key, versionId);
   }
 
   @Override
   protected ObjectVersion doUpdateObjectMetadata(String bucket, String key, String versionId,
       ObjectMetadataUpdate update) {
-    return keys().doUpdateObjectMetadata(bucket, key, versionId, update);
+    return keys.doUpdateObjectMetadata(bucket, key, versionId, update);
   }
 
   @Override
   protected DeleteResult doDeleteObject(String bucket, String key) {
-    return keys().doDeleteObject(bucket, key);
+    return keys.doDeleteObject(bucket, key);
   }
 
   @Override
   protected DeleteResult doDeleteObjectVersion(String bucket, String key, String versionId) {
-    return keys().doDeleteObjectVersion(bucket, key, versionId);
+    return keys.doDeleteObjectVersion(bucket, key, versionId);
   }
 
   @Override
   protected void doRestoreKey(String bucket, String key, List<ObjectVersion> versions) {
-    keys().doRestoreKey(bucket, key, versions);
+    keys.doRestoreKey(bucket, key, versions);
   }
 
   @Override
   protected MultipartUpload doInitiateMultipartUpload(String bucket, String key,
       ObjectMetadata metadata) {
-    return multipart().doInitiateMultipartUpload(bucket, key, metadata);
+    return multipart.doInitiateMultipartUpload(bucket, key, metadata);
   }
 
   @Override
   protected Part doPutPart(String bucket, String key, String uploadId, Part part) {
-    return multipart().doPutPart(bucket, key, uploadId, part);
+    return multipart.doPutPart(bucket, key, uploadId, part);
   }
 
   @Override
   protected ObjectVersion doCompleteMultipartUpload(String bucket, String key, String uploadId,
       List<CompletedPart> parts) {
-    return multipart().doCompleteMultipartUpload(bucket, key, uploadId, parts);
+    return multipart.doCompleteMultipartUpload(bucket, key, uploadId, parts);
   }
 
   @Override
   protected void doAbortMultipartUpload(String bucket, String key, String uploadId) {
-    multipart().doAbortMultipartUpload(bucket, key, uploadId);
+    multipart.doAbortMultipartUpload(bucket, key, uploadId);
   }
 
   @Override
   protected List<Part> doListParts(String bucket, String key, String uploadId, int after,
       int limit) {
-    return multipart().doListParts(bucket, key, uploadId, after, limit);
+    return multipart.doListParts(bucket, key, uploadId, after, limit);
   }
 
   @Override
   protected void doRestoreUpload(String bucket, MultipartUpload upload, List<Part> parts) {
-    multipart().doRestoreUpload(bucket, upload, parts);
+    multipart.doRestoreUpload(bucket, upload, parts);
   }
 
   @Override
   protected Cursor<ObjectVersion> currentObjects(Bucket bucket) {
-    return scans().currentObjects(bucket);
+    return scans.currentObjects(bucket);
   }
 
   @Override
   protected Cursor<ObjectVersion> versions(Bucket bucket) {
-    return scans().versions(bucket);
+    return scans.versions(bucket);
   }
 
   @Override
   protected Cursor<MultipartUpload> uploads(Bucket bucket) {
-    return scans().uploads(bucket);
+    return scans.uploads(bucket);
   }
 
   @Override
   protected GarbageClaim doClaimGarbage(int max, Duration gracePeriod, Duration lease) {
-    return gcQueue().doClaimGarbage(max, gracePeriod, lease);
+    return gcQueue.doClaimGarbage(max, gracePeriod, lease);
   }
 
   @Override
   protected int doAcknowledgeGarbage(String claimId, Collection<String> recordIds) {
-    return gcQueue().doAcknowledgeGarbage(claimId, recordIds);
+    return gcQueue.doAcknowledgeGarbage(claimId, recordIds);
   }
 
   @Override
   protected int doReleaseGarbage(String claimId, Collection<String> recordIds) {
-    return gcQueue().doReleaseGarbage(claimId, recordIds);
+    return gcQueue.doReleaseGarbage(claimId, recordIds);
   }
 
   @Override
   protected int doRenewGarbage(String claimId, Collection<String> recordIds, Duration lease) {
-    return gcQueue().doRenewGarbage(claimId, recordIds, lease);
+    return gcQueue.doRenewGarbage(claimId, recordIds, lease);
   }
 
   @Override
   public GcQueueStats gcQueueStats() {
-    return gcQueue().gcQueueStats();
+    return gcQueue.gcQueueStats();
   }
 
   @Override
   protected GarbagePage doListGarbage(String after, int limit) {
-    return gcQueue().doListGarbage(after, limit);
+    return gcQueue.doListGarbage(after, limit);
   }
 
   @Override
   protected int doRestoreGarbage(List<GarbageRecord> records) {
-    return gcQueue().doRestoreGarbage(records);
+    return gcQueue.doRestoreGarbage(records);
   }
 }

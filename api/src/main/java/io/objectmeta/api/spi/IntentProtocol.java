@@ -112,14 +112,6 @@ public final class IntentProtocol {
     this.hook = Objects.requireNonNull(hook, "hook");
   }
 
-  public RetryPolicy retry() {
-    return retry;
-  }
-
-  public IntentLease lease() {
-    return lease;
-  }
-
   /** A fresh set of waits, for a loop of the engine's own that waits as the protocol does. */
   public Waits waits() {
     return new Waits();

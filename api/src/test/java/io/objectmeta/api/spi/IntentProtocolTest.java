@@ -71,8 +71,9 @@ class IntentProtocolTest {
 
   @Test
   void aPlanThatChangesNothingWritesNothing() {
-    protocol(3, Duration.ofSeconds(1)).write("the key",
-        () -> attempt(IntentProtocol.NONE, IntentProtocol.Commit.NOTHING, null));
+    assertThat(protocol(3, Duration.ofSeconds(1)).write("the key",
+        () -> attempt(IntentProtocol.NONE, IntentProtocol.Commit.NOTHING, null)))
+        .isEqualTo("done");
     assertThat(calls).containsExactly("read", "commit NOTHING");
   }
 
@@ -150,6 +151,22 @@ class IntentProtocolTest {
       };
     })).isInstanceOf(NoSuchBucketException.class).hasMessage("bucket: \"b\" does not exist");
     assertThat(reads).hasValue(1);
+  }
+
+  @Test
+  void anEnginesOwnWaitsShareOneClockAndOneBudget() {
+    IntentProtocol.Waits waits = protocol(2, Duration.ofMillis(10)).waits();
+    waits.conflict("the row kept changing");
+    waits.conflict("the row kept changing");
+    assertThatThrownBy(() -> waits.conflict("the row kept changing"))
+        .isInstanceOf(ServiceUnavailableException.class)
+        .hasMessageStartingWith("test: the row kept changing after 3 attempts");
+    assertThatThrownBy(() -> {
+      while (true) {
+        waits.pause("the bucket is being deleted");
+      }
+    }).isInstanceOf(ServiceUnavailableException.class)
+        .hasMessageContaining("the bucket is being deleted for").hasMessageContaining("20 ms");
   }
 
   @Test
