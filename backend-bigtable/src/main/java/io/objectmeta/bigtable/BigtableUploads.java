@@ -103,16 +103,12 @@ final class BigtableUploads implements io.objectmeta.api.spi.ComposedMetadataSto
   }
 
   /** An upload write's attempt over one read of the upload row. */
-  final class UploadAttempt<T> implements IntentProtocol.Attempt<T> {
-    private final UploadRow u;
-    private final Function<UploadRow, UploadWrite<T>> plan;
-    private UploadWrite<T> w;
-    private Intent intent;
-    private long v;
+  /** An attempt on an upload row as read: its pending intent is the row's. */
+  abstract class OnUploadRow<T> implements IntentProtocol.Attempt<T> {
+    final UploadRow u;
 
-    UploadAttempt(UploadRow u, Function<UploadRow, UploadWrite<T>> plan) {
+    OnUploadRow(UploadRow u) {
       this.u = u;
-      this.plan = plan;
     }
 
     @Override
@@ -124,6 +120,18 @@ final class BigtableUploads implements io.objectmeta.api.spi.ComposedMetadataSto
     public void rollForward() {
       s.intents.rollForward(u.bucket(), u.rows(), null, u.row(), u.version(),
           u.intent(), null);
+    }
+  }
+
+  final class UploadAttempt<T> extends OnUploadRow<T> {
+    private final Function<UploadRow, UploadWrite<T>> plan;
+    private UploadWrite<T> w;
+    private Intent intent;
+    private long v;
+
+    UploadAttempt(UploadRow u, Function<UploadRow, UploadWrite<T>> plan) {
+      super(u);
+      this.plan = plan;
     }
 
     @Override
@@ -199,19 +207,8 @@ final class BigtableUploads implements io.objectmeta.api.spi.ComposedMetadataSto
   public ObjectVersion doCompleteMultipartUpload(String bucket, String key, String uploadId,
       List<CompletedPart> parts) {
     // freeze it: parts and aborts now see it as gone, until the completion commits
-    UploadRow frozen = s.protocol.write("the upload", () -> new IntentProtocol.Attempt<UploadRow>() {
-      final UploadRow u = liveUpload(bucket, key, uploadId);
-
-      @Override
-      public long pendingSince() {
-        return u.intent() == null ? IntentProtocol.NONE : u.intent().since();
-      }
-
-      @Override
-      public void rollForward() {
-        s.intents.rollForward(u.bucket(), u.rows(), null, u.row(), u.version(),
-            u.intent(), null);
-      }
+    UploadRow frozen = s.protocol.write("the upload", () -> new OnUploadRow<UploadRow>(
+        liveUpload(bucket, key, uploadId)) {
 
       @Override
       public IntentProtocol.Commit commit() {

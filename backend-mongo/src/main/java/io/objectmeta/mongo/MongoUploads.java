@@ -116,6 +116,25 @@ final class MongoUploads implements io.objectmeta.api.spi.ComposedMetadataStore.
     return upload.containsKey("cmp") && s.lease.held(upload.getInt64("cmp").getValue());
   }
 
+  /** An attempt on a live upload as read: its pending intent is the upload document's. */
+  private abstract class OnUpload<T> implements IntentProtocol.Attempt<T> {
+    final UploadRead u;
+
+    OnUpload(UploadRead u) {
+      this.u = u;
+    }
+
+    @Override
+    public long pendingSince() {
+      return MongoMetadataStore.pendingSince(u.doc());
+    }
+
+    @Override
+    public void rollForward() {
+      s.rollForward(u.ns(), u.doc());
+    }
+  }
+
   /** What a write to an upload plans: its change (usage, parts freed), its steps, its answer. */
   private record UploadWrite<T>(UploadChange change, List<BsonDocument> ops, boolean drop,
       T result) {}
@@ -126,21 +145,11 @@ final class MongoUploads implements io.objectmeta.api.spi.ComposedMetadataStore.
    */
   private <T> T writeUpload(String bucket, String key, String uploadId, Integer onlyPart,
       java.util.function.Function<UploadRead, UploadWrite<T>> plan) {
-    return s.protocol.write("the upload", () -> new IntentProtocol.Attempt<T>() {
-      final UploadRead u = readUpload(bucket, key, uploadId, onlyPart);
+    return s.protocol.write("the upload", () -> new OnUpload<T>(
+        readUpload(bucket, key, uploadId, onlyPart)) {
       Intent intent;
       long seq;
       UploadWrite<T> w;
-
-      @Override
-      public long pendingSince() {
-        return MongoMetadataStore.pendingSince(u.doc());
-      }
-
-      @Override
-      public void rollForward() {
-        s.rollForward(u.ns(), u.doc());
-      }
 
       @Override
       public IntentProtocol.Commit commit() {
@@ -191,18 +200,8 @@ final class MongoUploads implements io.objectmeta.api.spi.ComposedMetadataStore.
   public ObjectVersion doCompleteMultipartUpload(String bucket, String key, String uploadId,
       List<CompletedPart> parts) {
     // freeze the upload: parts and aborts now see it as gone, until the completion commits
-    UploadRead frozen = s.protocol.write("the upload", () -> new IntentProtocol.Attempt<UploadRead>() {
-      final UploadRead u = readUpload(bucket, key, uploadId, null);
-
-      @Override
-      public long pendingSince() {
-        return MongoMetadataStore.pendingSince(u.doc());
-      }
-
-      @Override
-      public void rollForward() {
-        s.rollForward(u.ns(), u.doc());
-      }
+    UploadRead frozen = s.protocol.write("the upload", () -> new OnUpload<UploadRead>(
+        readUpload(bucket, key, uploadId, null)) {
 
       @Override
       public IntentProtocol.Commit commit() {

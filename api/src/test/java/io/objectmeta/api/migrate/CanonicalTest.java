@@ -79,4 +79,36 @@ class CanonicalTest {
     Canonical.update(md, fields);
     return Canonical.hex(md.digest());
   }
+
+  @Test
+  void eachRecordKindIsItsFieldsInAFixedOrder() {
+    java.time.Instant t = java.time.Instant.ofEpochMilli(1234);
+    io.objectmeta.api.model.ObjectVersion marker = new io.objectmeta.api.model.ObjectVersion("k",
+        new io.objectmeta.api.version.VersionIdGenerator().next(), true, true, false, null);
+    assertThat(Canonical.version(marker)).containsExactly("k", marker.revision().encode(), "1",
+        "1", "");
+    assertThat(Canonical.upload(new io.objectmeta.api.model.MultipartUpload("k", "u", t, null)))
+        .containsExactly("k", "u", "1234", "null");
+    assertThat(Canonical.part(new io.objectmeta.api.model.Part(2, 5, "e", null, java.util.List.of())))
+        .containsExactly("2", "5", "e", "-", "[]");
+    io.objectmeta.api.gc.GarbageRecord bucket = io.objectmeta.api.gc.GarbageRecord.ofBucket("id",
+        "b", "bid", t);
+    assertThat(Canonical.garbage(bucket)).containsExactly("BUCKET", "b", "bid", "\uFFFF-null",
+        "\uFFFF-null", "0", "0", "[]", "1234");
+  }
+
+  @Test
+  void aDigestFramesEveryFieldSoThatConcatenationsDoNotCollide() {
+    java.security.MessageDigest a = Canonical.sha256();
+    Canonical.update(a, java.util.List.of("ab", "c"));
+    java.security.MessageDigest b = Canonical.sha256();
+    Canonical.update(b, java.util.List.of("a", "bc"));
+    java.security.MessageDigest c = Canonical.sha256();
+    Canonical.update(c, java.util.List.of("ab", "c"));
+    byte[] da = a.digest();
+    assertThat(da).isNotEqualTo(b.digest()).isEqualTo(c.digest());
+    java.security.MessageDigest one = Canonical.sha256();
+    Canonical.update(one, java.util.List.of("abc"));
+    assertThat(one.digest()).isNotEqualTo(da);
+  }
 }
