@@ -17,13 +17,11 @@ import io.objectmeta.api.model.Bucket;
 import io.objectmeta.api.model.BucketUpdate;
 import io.objectmeta.api.model.MultipartUpload;
 import io.objectmeta.api.model.Part;
-import io.objectmeta.api.model.VersioningState;
 import io.objectmeta.api.spi.IntentProtocol;
 import io.objectmeta.api.versioning.BucketRules;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import static io.objectmeta.bigtable.Cells.*;
 
 /**
@@ -40,8 +38,7 @@ final class BigtableBuckets implements io.objectmeta.api.spi.ComposedMetadataSto
 
   @Override
   public Bucket doCreateBucket(String name, String owner, ObjectNode attributes) {
-    Bucket b = new Bucket(name, UUID.randomUUID().toString(), owner, s.now(),
-        VersioningState.UNVERSIONED, attributes);
+    Bucket b = Bucket.newIncarnation(name, owner, s.now(), attributes);
     if (!insertBucket(b)) {
       throw new BucketAlreadyExistsException("bucket: \"" + name + "\" exists");
     }

@@ -171,7 +171,7 @@ final class BigtableUploads implements io.objectmeta.api.spi.ComposedMetadataSto
     return writeUpload(() -> {
       BigtableMetadataStore.BucketRow b = s.bucket(bucket);
       VersionId id = s.ids.next();
-      MultipartUpload u = new MultipartUpload(key, id.encodeOldestFirst(), id.timestamp(), metadata);
+      MultipartUpload u = MultipartUpload.initiate(key, id, metadata);
       Rows rows = b.rows();
       return new UploadRow(b, rows, rows.upload(key, u.uploadId()), null, u, new TreeMap<>(),
           null, null);

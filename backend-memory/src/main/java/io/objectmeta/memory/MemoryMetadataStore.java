@@ -24,7 +24,6 @@ import io.objectmeta.api.model.ObjectVersion;
 import io.objectmeta.api.model.Part;
 import io.objectmeta.api.model.StoreUsage;
 import io.objectmeta.api.model.Usage;
-import io.objectmeta.api.model.VersioningState;
 import io.objectmeta.api.model.WriteCondition;
 import io.objectmeta.api.spi.AbstractMetadataStore;
 import io.objectmeta.api.version.VersionId;
@@ -155,8 +154,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
       if (buckets.containsKey(name)) {
         throw new BucketAlreadyExistsException("bucket: \"" + name + "\" exists");
       }
-      Bucket b = new Bucket(name, UUID.randomUUID().toString(), owner, clock.instant(),
-          VersioningState.UNVERSIONED, attributes);
+      Bucket b = Bucket.newIncarnation(name, owner, clock.instant(), attributes);
       buckets.put(name, new BucketState(b));
       return b;
     }
@@ -272,7 +270,7 @@ public final class MemoryMetadataStore extends AbstractMetadataStore {
     synchronized (lock) {
       BucketState s = state(bucket);
       VersionId id = ids.next();
-      MultipartUpload u = new MultipartUpload(key, id.encodeOldestFirst(), id.timestamp(), metadata);
+      MultipartUpload u = MultipartUpload.initiate(key, id, metadata);
       s.uploads.computeIfAbsent(key, k -> new TreeMap<>()).put(u.uploadId(), new Upload(u, new TreeMap<>()));
       apply(s, u, MultipartRules.initiate());
       return u;

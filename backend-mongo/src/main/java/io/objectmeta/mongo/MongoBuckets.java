@@ -23,7 +23,6 @@ import io.objectmeta.api.model.Bucket;
 import io.objectmeta.api.model.BucketUpdate;
 import io.objectmeta.api.model.MultipartUpload;
 import io.objectmeta.api.model.Part;
-import io.objectmeta.api.model.VersioningState;
 import io.objectmeta.api.versioning.BucketRules;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,8 +45,7 @@ final class MongoBuckets implements io.objectmeta.api.spi.ComposedMetadataStore.
 
   @Override
   public Bucket doCreateBucket(String name, String owner, ObjectNode attributes) {
-    Bucket b = new Bucket(name, UUID.randomUUID().toString(), owner, s.now(),
-        VersioningState.UNVERSIONED, attributes);
+    Bucket b = Bucket.newIncarnation(name, owner, s.now(), attributes);
     insertBucket(b, s.config.keyFormat());
     return b;
   }

@@ -55,8 +55,7 @@ final class MongoUploads implements io.objectmeta.api.spi.ComposedMetadataStore.
       final MongoMetadataStore.Row r = s.row(bucket);
       final Namespace ns = s.ns(r);
       final VersionId id = s.ids.next();
-      final MultipartUpload u = new MultipartUpload(key, id.encodeOldestFirst(), id.timestamp(),
-          metadata);
+      final MultipartUpload u = MultipartUpload.initiate(key, id, metadata);
       final String uid = ns.ids().upload(key, u.uploadId());
       Intent intent;
 

@@ -129,6 +129,17 @@ public record NamedSql(String sql, List<String> names, Map<String, int[]> positi
       return ps;
     }
 
+    /** Adds the values bound so far as one row of a batch (bind the next row after). */
+    public Bound add() throws SQLException {
+      ps.addBatch();
+      return this;
+    }
+
+    /** Sends the batch in one round trip (the pool rewrites batched inserts into one). */
+    public void runBatch() throws SQLException {
+      ps.executeBatch();
+    }
+
     /** Runs a statement that changes rows; returns how many. */
     public int update() throws SQLException {
       return ps.executeUpdate();

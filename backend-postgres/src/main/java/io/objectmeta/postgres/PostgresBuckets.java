@@ -10,7 +10,6 @@ import io.objectmeta.api.error.BucketNotEmptyException;
 import io.objectmeta.api.gc.GarbageRecord;
 import io.objectmeta.api.model.Bucket;
 import io.objectmeta.api.model.BucketUpdate;
-import io.objectmeta.api.model.VersioningState;
 import io.objectmeta.api.versioning.BucketRules;
 import io.objectmeta.postgres.PostgresSql.Lock;
 import java.sql.Connection;
@@ -35,8 +34,7 @@ final class PostgresBuckets implements io.objectmeta.api.spi.ComposedMetadataSto
 
   @Override
   public Bucket doCreateBucket(String name, String owner, ObjectNode attributes) {
-    Bucket b = new Bucket(name, UUID.randomUUID().toString(), owner, now(),
-        VersioningState.UNVERSIONED, attributes);
+    Bucket b = Bucket.newIncarnation(name, owner, now(), attributes);
     return store.jdbc(false, c -> {
       if (!insertBucket(c, b)) {
         throw new BucketAlreadyExistsException("bucket: \"" + name + "\" exists");

@@ -39,8 +39,8 @@ final class PostgresGcQueue implements io.objectmeta.api.spi.ComposedMetadataSto
     GarbageCursor from = after == null ? null : GarbageCursor.parse(after);
     return store.jdbc(true, c -> {
       List<GarbageRecord> objects = new ArrayList<>();
-      try (NamedSql.Bound q = NamedSql.of(store.sql.listObjectGarbage(from == null,
-          from != null && from.bucket())).prepare(c)) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.listObjectGarbage(from == null,
+          from != null && from.bucket()))) {
         bindGarbageCursor(q, from, from == null || from.bucket() ? null : Long.parseLong(from.id()));
         q.set("limit", limit + 1);
         try (ResultSet rs = q.statement().executeQuery()) {
@@ -52,8 +52,8 @@ final class PostgresGcQueue implements io.objectmeta.api.spi.ComposedMetadataSto
         }
       }
       List<GarbageRecord> buckets = new ArrayList<>();
-      try (NamedSql.Bound q = NamedSql.of(store.sql.listBucketGarbage(from == null,
-          from != null && !from.bucket())).prepare(c)) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.listBucketGarbage(from == null,
+          from != null && !from.bucket()))) {
         bindGarbageCursor(q, from, from != null && from.bucket() ? UUID.fromString(from.id()) : null);
         q.set("limit", limit + 1);
         try (ResultSet rs = q.statement().executeQuery()) {
@@ -127,7 +127,7 @@ final class PostgresGcQueue implements io.objectmeta.api.spi.ComposedMetadataSto
       (r.kind() == GarbageRecord.Kind.BUCKET ? buckets : objects).add(r);
     }
     return store.jdbc(true, c -> {
-      try (NamedSql.Bound q = NamedSql.of(store.sql.restoreGarbage()).prepare(c)) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.restoreGarbage())) {
         q.set("ob", objects.stream().map(r -> UUID.fromString(r.bucketId())).toArray(UUID[]::new))
             .set("okind", objects.stream().map(r -> (long) r.kind().ordinal()).toArray(Long[]::new))
             .set("obn", objects.stream().map(GarbageRecord::bucket).toArray(String[]::new))
@@ -163,7 +163,7 @@ final class PostgresGcQueue implements io.objectmeta.api.spi.ComposedMetadataSto
     // One transaction, claimers taking turns: drop expired leases, claim objects, and let
     // deleted-bucket records fill what is left of the batch.
     return store.jdbc(false, c -> {
-      try (NamedSql.Bound q = NamedSql.of(store.sql.lockClaims()).prepare(c)) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.lockClaims())) {
         q.set("lock", store.claimLock).statement().execute();
       }
       try (java.sql.Statement st = c.createStatement()) {
@@ -171,7 +171,7 @@ final class PostgresGcQueue implements io.objectmeta.api.spi.ComposedMetadataSto
       }
       List<GarbageRecord> out = new ArrayList<>(max);
       Instant until = null;
-      try (NamedSql.Bound q = NamedSql.of(store.sql.claimObjects()).prepare(c)) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.claimObjects())) {
         q.set("claim", claim).set("grace", grace).set("lease", hold).set("max", max);
         try (ResultSet rs = q.statement().executeQuery()) {
           ObjectGarbageColumns cols = null;
@@ -185,7 +185,7 @@ final class PostgresGcQueue implements io.objectmeta.api.spi.ComposedMetadataSto
         }
       }
       if (out.size() < max) {
-        try (NamedSql.Bound q = NamedSql.of(store.sql.claimBuckets()).prepare(c)) {
+        try (NamedSql.Bound q = store.prepare(c, store.sql.claimBuckets())) {
           q.set("claim", claim).set("grace", grace).set("lease", hold).set("max", max - out.size());
           try (ResultSet rs = q.statement().executeQuery()) {
             while (rs.next()) {
@@ -263,7 +263,7 @@ final class PostgresGcQueue implements io.objectmeta.api.spi.ComposedMetadataSto
       return 0;
     }
     return store.jdbc(true, c -> {
-      try (NamedSql.Bound q = NamedSql.of(store.sql.renewClaim()).prepare(c)) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.renewClaim())) {
         q.set("claim", claim).set("lease", seconds(lease)).set("oids", ids.objects())
             .set("bids", ids.buckets());
         try (ResultSet rs = q.statement().executeQuery()) {
@@ -327,7 +327,7 @@ final class PostgresGcQueue implements io.objectmeta.api.spi.ComposedMetadataSto
     long[] oids = ids.objects();
     UUID[] bids = ids.buckets();
     Integer whole = store.jdbc(true, c -> {
-      try (NamedSql.Bound q = NamedSql.of(store.sql.settleWholeClaim(release)).prepare(c)) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.settleWholeClaim(release))) {
         q.set("claim", claim).set("oids", oids).set("bids", bids);
         try (ResultSet rs = q.statement().executeQuery()) {
           rs.next();
@@ -340,14 +340,14 @@ final class PostgresGcQueue implements io.objectmeta.api.spi.ComposedMetadataSto
     }
     return store.jdbc(false, c -> {
       int n;
-      try (NamedSql.Bound q = NamedSql.of(store.sql.settlePartOfClaim(release)).prepare(c)) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.settlePartOfClaim(release))) {
         q.set("claim", claim).set("oids", oids).set("bids", bids);
         try (ResultSet rs = q.statement().executeQuery()) {
           rs.next();
           n = rs.getInt("n");
         }
       }
-      try (NamedSql.Bound q = NamedSql.of(store.sql.dropEmptyLease()).prepare(c)) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.dropEmptyLease())) {
         q.set("claim", claim).statement().executeUpdate();
       }
       return n;

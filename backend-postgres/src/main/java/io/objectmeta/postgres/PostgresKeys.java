@@ -53,7 +53,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
   @Override
   public ObjectVersion doGetObject(String bucket, String key) {
     List<ObjectVersion> found = store.jdbc(true, c -> {
-      try (NamedSql.Bound q = NamedSql.of(store.sql.getLatest()).prepare(c)) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.getLatest())) {
         q.set("name", bucket).set("k", utf8(key));
         return oneBucketRow(q, bucket);
       }
@@ -65,7 +65,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
   public ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
     boolean isNull = VersionId.NULL.equals(versionId);
     List<ObjectVersion> found = store.jdbc(true, c -> {
-      try (NamedSql.Bound q = NamedSql.of(store.sql.getVersion()).prepare(c)) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.getVersion())) {
         q.set("name", bucket).set("k", utf8(key)).set("v", isNull ? null : versionId)
             .set("isnull", isNull);
         return oneBucketRow(q, bucket);
@@ -151,7 +151,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
   /** What a write needs of the key's history ({@link PostgresSql#readHistory}). */
   KeyHistory read(Connection c, Bucket b, String key, String target) throws SQLException {
     boolean versioned = b.versioning().versioned();
-    try (NamedSql.Bound q = NamedSql.of(store.sql.readHistory(versioned)).prepare(c)) {
+    try (NamedSql.Bound q = store.prepare(c, store.sql.readHistory(versioned))) {
       q.set("b", UUID.fromString(b.id())).set("k", utf8(key));
       if (versioned) {
         q.set("v", target == null || VersionId.NULL.equals(target) ? null : target);
@@ -216,8 +216,8 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
         && !usage) {
       return;
     }
-    try (NamedSql.Bound q = NamedSql.of(store.sql.writeKey(!del.isEmpty(), !ins.isEmpty(), !upd.isEmpty(),
-        live, !garbage.isEmpty(), usage)).prepare(c)) {
+    try (NamedSql.Bound q = store.prepare(c, store.sql.writeKey(!del.isEmpty(), !ins.isEmpty(), !upd.isEmpty(),
+        live, !garbage.isEmpty(), usage))) {
       q.set("b", UUID.fromString(b.id())).set("k", utf8(change.after().key()));
       if (!del.isEmpty()) {
         q.set("del", del.toArray(new String[0]));
@@ -265,7 +265,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
       Bucket b = lockBucketAndKey(c, bucket, key);
       boolean versioned = b.versioning().versioned();
       List<ObjectVersion> rows = new ArrayList<>();
-      try (NamedSql.Bound q = NamedSql.of(store.sql.readWholeHistory(versioned)).prepare(c)) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.readWholeHistory(versioned))) {
         q.set("b", UUID.fromString(b.id())).set("k", utf8(key));
         try (ResultSet rs = q.statement().executeQuery()) {
           while (rs.next()) {
@@ -278,7 +278,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
         return null; // restored before: a resumed copy redoing its last batch
       }
       if (versioned && !rows.isEmpty()) {
-        try (NamedSql.Bound q = NamedSql.of(store.sql.deleteKeyHistory()).prepare(c)) {
+        try (NamedSql.Bound q = store.prepare(c, store.sql.deleteKeyHistory())) {
           q.set("b", UUID.fromString(b.id())).set("k", utf8(key)).statement().executeUpdate();
         }
       }

@@ -1,32 +1,20 @@
 package io.objectmeta.postgres;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.objectmeta.api.error.InternalErrorException;
 import io.objectmeta.api.error.MetadataException;
 import io.objectmeta.api.error.NoSuchBucketException;
 import io.objectmeta.api.error.StoreConfigurationException;
 import io.objectmeta.api.model.Bucket;
-import io.objectmeta.api.model.DataLocation;
-import io.objectmeta.api.model.Json;
-import io.objectmeta.api.model.MultipartUpload;
-import io.objectmeta.api.model.ObjectMetadata;
-import io.objectmeta.api.model.ObjectVersion;
 import io.objectmeta.api.model.StoreUsage;
 import io.objectmeta.api.model.Usage;
-import io.objectmeta.api.model.VersioningState;
-import io.objectmeta.api.version.VersionId;
 import io.objectmeta.api.version.VersionIdGenerator;
 import io.objectmeta.api.versioning.KeyWrites;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -201,7 +189,7 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
 
   /** A statement of {@link PostgresSql} on {@code c}, to bind by name. */
   NamedSql.Bound prepare(Connection c, String named) throws SQLException {
-    return NamedSql.of(named).prepare(c);
+    return prepare(c, named);
   }
 
   /** A driver failure that reached the contract's calls untyped (from a listing's cursor, say). */

@@ -50,7 +50,7 @@ final class PostgresUploads implements io.objectmeta.api.spi.ComposedMetadataSto
     return store.jdbc(false, c -> {
       Bucket b = store.bucket(c, bucket, Lock.SHARE);
       VersionId id = store.ids.next();
-      MultipartUpload u = new MultipartUpload(key, id.encodeOldestFirst(), id.timestamp(), metadata);
+      MultipartUpload u = MultipartUpload.initiate(key, id, metadata);
       insertUpload(c, UUID.fromString(b.id()), u);
       store.addUsage(c, UUID.fromString(b.id()), shard(key), MultipartRules.initiate().usageDelta());
       return u;
@@ -85,10 +85,15 @@ final class PostgresUploads implements io.objectmeta.api.spi.ComposedMetadataSto
   private void writePart(Connection c, String statement, UUID bucketId, String uploadId, Part p)
       throws SQLException {
     try (NamedSql.Bound q = store.prepare(c, statement)) {
-      q.set("b", bucketId).set("u", uploadId).set("n", p.partNumber()).set("size", p.size())
-          .set("etag", p.etag()).set("at", Timestamp.from(micros(p.lastModified())))
-          .set("loc", PostgresRows.json(p.dataLocations())).update();
+      bindPart(q, bucketId, uploadId, p).update();
     }
+  }
+
+  private static NamedSql.Bound bindPart(NamedSql.Bound q, UUID bucketId, String uploadId, Part p)
+      throws SQLException {
+    return q.set("b", bucketId).set("u", uploadId).set("n", p.partNumber()).set("size", p.size())
+        .set("etag", p.etag()).set("at", Timestamp.from(micros(p.lastModified())))
+        .set("loc", PostgresRows.json(p.dataLocations()));
   }
 
   @Override
@@ -166,13 +171,17 @@ final class PostgresUploads implements io.objectmeta.api.spi.ComposedMetadataSto
 
   private void queueParts(Connection c, Bucket b, String key, String uploadId,
       Collection<Part> parts) throws SQLException {
-    for (Part p : parts) {
-      try (NamedSql.Bound q = store.prepare(c, store.sql.queuePart())) {
+    if (parts.isEmpty()) {
+      return;
+    }
+    try (NamedSql.Bound q = store.prepare(c, store.sql.queuePart())) {
+      for (Part p : parts) {
         q.set("b", UUID.fromString(b.id())).set("kind", (short) GarbageRecord.Kind.PART.ordinal())
             .set("name", b.name()).set("k", utf8(key)).set("u", uploadId)
             .set("n", p.partNumber()).set("size", p.size())
-            .set("loc", PostgresRows.json(p.dataLocations())).update();
+            .set("loc", PostgresRows.json(p.dataLocations())).add();
       }
+      q.runBatch();
     }
   }
 
@@ -208,8 +217,13 @@ final class PostgresUploads implements io.objectmeta.api.spi.ComposedMetadataSto
         deleteUpload(c, bid, key, upload.uploadId());
       }
       insertUpload(c, bid, upload);
-      for (Part p : parts) {
-        writePart(c, store.sql.insertPart(), bid, upload.uploadId(), p);
+      if (!parts.isEmpty()) {
+        try (NamedSql.Bound q = store.prepare(c, store.sql.insertPart())) {
+          for (Part p : parts) {
+            bindPart(q, bid, upload.uploadId(), p).add();
+          }
+          q.runBatch();
+        }
       }
       store.addUsage(c, bid, shard(key), delta);
       return null;

@@ -44,4 +44,11 @@ public record Bucket(
   public Bucket withAttributes(ObjectNode newAttributes) {
     return new Bucket(name, id, owner, created, versioning, newAttributes);
   }
+
+  /** A bucket created now: a new incarnation id, unversioned. */
+  public static Bucket newIncarnation(String name, String owner, Instant created,
+      ObjectNode attributes) {
+    return new Bucket(name, java.util.UUID.randomUUID().toString(), owner, created,
+        VersioningState.UNVERSIONED, attributes);
+  }
 }

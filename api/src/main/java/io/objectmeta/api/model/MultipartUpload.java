@@ -11,4 +11,14 @@ import java.time.Instant;
  * @param metadata the metadata given at initiation (size and data locations are computed at
  *     completion from the parts)
  */
-public record MultipartUpload(String key, String uploadId, Instant initiated, ObjectMetadata metadata) {}
+public record MultipartUpload(String key, String uploadId, Instant initiated, ObjectMetadata metadata) {
+
+  /**
+   * An upload initiated now: its id is the minted version id in oldest-first order (so a key's
+   * uploads list in initiation order), its time the id's.
+   */
+  public static MultipartUpload initiate(String key, io.objectmeta.api.version.VersionId id,
+      ObjectMetadata metadata) {
+    return new MultipartUpload(key, id.encodeOldestFirst(), id.timestamp(), metadata);
+  }
+}
