@@ -189,7 +189,7 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
 
   /** A statement of {@link PostgresSql} on {@code c}, to bind by name. */
   NamedSql.Bound prepare(Connection c, String named) throws SQLException {
-    return prepare(c, named);
+    return NamedSql.of(named).prepare(c);
   }
 
   /** A driver failure that reached the contract's calls untyped (from a listing's cursor, say). */
