@@ -84,7 +84,7 @@ public record PostgresConfig(String host, int port, String database, String user
    * What the driver is given besides user and password: the connect and socket timeouts, then
    * the driver options as given (they win).
    */
-  java.util.Properties driverProperties() {
+  public java.util.Properties driverProperties() {
     java.util.Properties p = new java.util.Properties();
     p.setProperty("connectTimeout", String.valueOf(connectTimeoutSeconds));
     p.setProperty("socketTimeout", String.valueOf(DEFAULT_SOCKET_TIMEOUT_SECONDS));

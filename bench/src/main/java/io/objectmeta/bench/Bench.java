@@ -37,6 +37,12 @@ public final class Bench {
   private final BenchConfig c;
   private final PrintStream log;
   private final Map<String, String> statements = new java.util.LinkedHashMap<>();
+  private final List<Concurrency.Cell> cells = new ArrayList<>();
+
+  /** The concurrency group's rows of the last {@link #run}. */
+  public List<Concurrency.Cell> cells() {
+    return cells;
+  }
 
   /** Statements the database received per operation in the last measured run, by workload side. */
   public Map<String, String> statements() {
@@ -51,6 +57,19 @@ public final class Bench {
   /** Runs every workload on {@code t}; one result row per workload. */
   public List<Result> run(BenchTarget t) throws Exception {
     List<Result> out = new ArrayList<>();
+    if (c.workloads().stream().anyMatch(BenchConfig.ALL_WORKLOADS::contains)) {
+      runGroups(t, out);
+    }
+    if (c.workloads().contains("concurrency")) {
+      try (MetadataStore store = t.openConcurrentStore(c.concurrency().pool())) {
+        log.printf("== %s concurrency (%s)%n", t.name(), t.describe());
+        cells.addAll(new Concurrency(c, log).run(t, store));
+      }
+    }
+    return out;
+  }
+
+  private void runGroups(BenchTarget t, List<Result> out) throws Exception {
     try (MetadataStore store = t.openStore(); Baseline raw = t.baseline(store)) {
       log.printf("== %s (%s)%n", t.name(), t.describe());
       List<String> w = c.workloads();
@@ -70,7 +89,6 @@ public final class Bench {
         contention(t, store, out);
       }
     }
-    return out;
   }
 
   // ------------------------------------------------------------------------- point workloads
@@ -643,16 +661,21 @@ public final class Bench {
   }
 
   private void parallel(List<String> keys, KeyBody body) throws Exception {
-    int threads = Math.max(1, c.loadThreads());
+    parallel(c.loadThreads(), keys, body::accept);
+  }
+
+  /** Untimed setup: {@code body} over {@code items} on {@code threads} threads, in chunks. */
+  static <T> void parallel(int threadCount, List<T> items, Each<T> body) throws Exception {
+    int threads = Math.max(1, threadCount);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<?>> fs = new ArrayList<>();
-      int chunk = (keys.size() + threads - 1) / threads;
+      int chunk = (items.size() + threads - 1) / threads;
       for (int t = 0; t < threads; t++) {
-        List<String> part = keys.subList(Math.min(keys.size(), t * chunk),
-            Math.min(keys.size(), (t + 1) * chunk));
+        List<T> part = items.subList(Math.min(items.size(), t * chunk),
+            Math.min(items.size(), (t + 1) * chunk));
         fs.add(pool.submit(() -> {
-          for (String k : part) {
+          for (T k : part) {
             body.accept(k);
           }
           return null;
@@ -665,4 +688,11 @@ public final class Bench {
       pool.shutdownNow();
     }
   }
+
+  /** A setup step for one item. */
+  @FunctionalInterface
+  interface Each<T> {
+    void accept(T item) throws Exception;
+  }
+
 }

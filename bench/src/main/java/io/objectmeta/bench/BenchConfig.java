@@ -39,36 +39,55 @@ import java.util.TreeMap;
  *     the report lists the RPCs of each workload per operation; off by default (the extra hop
  *     costs both sides alike and pulls their ratio towards 1)
  * @param markdown file to write the result table to (empty: none)
+ * @param concurrency sizes of the {@code concurrency} group
  */
 public record BenchConfig(List<String> targets, List<String> workloads, int ops, int keys, int listOps, int warmups,
     int runs, int markers, int visible, int walkBig, int walkSmall, int gcRecords, int gcBatch,
     int loadThreads, int contendOps, String pgUrl, String mongoUri, String bigtableUri,
-    boolean bigtableRpcLog, String markdown, boolean quick) {
+    boolean bigtableRpcLog, String markdown, boolean quick, ConcurrencySizes concurrency) {
 
-  /** Every workload group, in the order they run. */
+  /** The workload groups a run has by default, in the order they run. */
   public static final List<String> ALL_WORKLOADS = List.of("point", "list", "gc", "walk", "contend");
+
+  /** Every workload group: the default ones and {@code concurrency} (only when asked for). */
+  public static final List<String> KNOWN_WORKLOADS =
+      List.of("point", "list", "gc", "walk", "contend", "concurrency");
+
+  /**
+   * Sizes of the concurrency group.
+   *
+   * @param threads client thread counts, each a column of the curve
+   * @param seconds measured time per cell (each side)
+   * @param warmupSeconds warm-up time per workload and side, at up to 4 threads
+   * @param keys keys (two versions each) the gets read
+   * @param kinds only these workloads (names of {@link Concurrency.Kind}); empty: all
+   * @param pool the store's and the minimal design's pool size; 0: the backend's default
+   */
+  public record ConcurrencySizes(List<Integer> threads, double seconds, double warmupSeconds,
+      int keys, List<String> kinds, int pool) {}
 
   /** A tiny configuration for tests: a result row per workload in a few seconds. */
   public static BenchConfig tiny(List<String> targets) {
-    return new BenchConfig(targets, ALL_WORKLOADS, 20, 10, 3, 0, 1, 200, 20, 300, 100, 50, 20, 2, 10, "", "", "", false, "", true);
+    return new BenchConfig(targets, ALL_WORKLOADS, 20, 10, 3, 0, 1, 200, 20, 300, 100, 50, 20, 2, 10, "", "", "", false, "", true,
+        new ConcurrencySizes(List.of(1, 4), 0.3, 0.1, 50, List.of(), 0));
   }
 
   /** The same sizes, running only {@code groups}. */
   public BenchConfig withWorkloads(List<String> groups) {
-    if (!ALL_WORKLOADS.containsAll(groups)) {
-      throw new IllegalArgumentException("workload groups: one or more of " + ALL_WORKLOADS
+    if (!KNOWN_WORKLOADS.containsAll(groups)) {
+      throw new IllegalArgumentException("workload groups: one or more of " + KNOWN_WORKLOADS
           + ", not " + groups);
     }
     return new BenchConfig(targets, List.copyOf(groups), ops, keys, listOps, warmups, runs,
         markers, visible, walkBig, walkSmall, gcRecords, gcBatch, loadThreads, contendOps, pgUrl,
-        mongoUri, bigtableUri, bigtableRpcLog, markdown, quick);
+        mongoUri, bigtableUri, bigtableRpcLog, markdown, quick, concurrency);
   }
 
   /** The same sizes, with the Bigtable target's RPC log on or off. */
   public BenchConfig withBigtableRpcLog(boolean on) {
     return new BenchConfig(targets, workloads, ops, keys, listOps, warmups, runs, markers, visible,
         walkBig, walkSmall, gcRecords, gcBatch, loadThreads, contendOps, pgUrl, mongoUri,
-        bigtableUri, on, markdown, quick);
+        bigtableUri, on, markdown, quick, concurrency);
   }
 
   public static BenchConfig parse(String... args) {
@@ -99,8 +118,8 @@ public record BenchConfig(List<String> targets, List<String> workloads, int ops,
     V v = new V();
     List<String> targets = new ArrayList<>(List.of(v.s("targets", "memory,postgres").split(",")));
     List<String> workloads = List.of(v.s("workloads", String.join(",", ALL_WORKLOADS)).split(","));
-    if (!ALL_WORKLOADS.containsAll(workloads)) {
-      throw new IllegalArgumentException("--workloads: one or more of " + ALL_WORKLOADS
+    if (!KNOWN_WORKLOADS.containsAll(workloads)) {
+      throw new IllegalArgumentException("--workloads: one or more of " + KNOWN_WORKLOADS
           + ", not " + workloads + "\n" + usage());
     }
     return new BenchConfig(targets, workloads, v.i("ops", 2000, 300), v.i("keys", 1000, 100),
@@ -110,19 +129,37 @@ public record BenchConfig(List<String> targets, List<String> workloads, int ops,
         v.i("gcRecords", 20_000, 2_000), v.i("gcBatch", 1000, 1000), v.i("loadThreads", 4, 4),
         v.i("contendOps", 500, 100), v.s("pgUrl", ""), v.s("mongoUri", ""),
         v.s("bigtableUri", ""), Boolean.parseBoolean(v.s("bigtableRpcLog", "false")),
-        v.s("markdown", ""), q);
+        v.s("markdown", ""), q, new ConcurrencySizes(
+            ints(v.s("threads", q ? "1,4,16" : "1,4,16,64")),
+            Double.parseDouble(v.s("seconds", q ? "2" : "5")),
+            Double.parseDouble(v.s("warmupSeconds", q ? "1" : "3")), v.i("getKeys", 10_000, 2_000),
+            v.s("kinds", "").isBlank() ? List.of() : List.of(v.s("kinds", "").split(",")),
+            v.i("pool", 0, 0)));
+  }
+
+  private static List<Integer> ints(String csv) {
+    List<Integer> out = new ArrayList<>();
+    for (String x : csv.split(",")) {
+      int n = Integer.parseInt(x.trim());
+      if (n < 1) {
+        throw new IllegalArgumentException("--threads: positive counts, not " + csv);
+      }
+      out.add(n);
+    }
+    return List.copyOf(out);
   }
 
   static String usage() {
     return "usage: java -jar objectmeta-bench.jar [--quick]"
         + " [--targets=memory,postgres,mongo,mongo-shared,mongo-v0,bigtable[:GROUP+GROUP]]"
-        + " [--workloads=point,list,gc,walk,contend] [--ops=N]"
+        + " [--workloads=point,list,gc,walk,contend,concurrency] [--ops=N]"
         + " [--keys=N] [--listOps=N] [--warmups=N] [--runs=N] [--markers=N] [--visible=N]"
         + " [--walkBig=N] [--walkSmall=N] [--gcRecords=N] [--gcBatch=N] [--loadThreads=N]"
         + " [--contendOps=N] [--pgUrl=postgres://user@host:port/db]"
         + " [--mongoUri=mongodb://host:port/] [--bigtableUri=bigtable://PROJECT/INSTANCE"
         + "?emulatorHost=HOST:PORT] [--bigtableRpcLog=true]"
-        + " [--markdown=FILE]\n"
+        + " [--markdown=FILE] [--threads=1,4,16,64] [--seconds=S] [--warmupSeconds=S]"
+        + " [--getKeys=N] [--kinds=PUT_ONE_BUCKET,...] [--pool=N]\n"
         + "(each also as -Dbench.NAME=VALUE; without pgUrl: $OBJECTMETA_PG_URL, else embedded"
         + " PostgreSQL 17; without mongoUri: $MONGODB_URI, else mongo-java-server in this JVM;"
         + " without bigtableUri: $OBJECTMETA_BIGTABLE_URI, else the Bigtable emulator)";

@@ -76,6 +76,51 @@ public interface BenchTarget extends AutoCloseable {
     return null;
   }
 
+  /**
+   * A fresh, empty store for the concurrency group, with a pool of {@code pool} connections
+   * where the backend has one (0: the backend's default). The default ignores the size.
+   */
+  default MetadataStore openConcurrentStore(int pool) {
+    return openStore();
+  }
+
+  /**
+   * The least the database must do for each concurrency workload ("the limit"), over the same
+   * database as {@code store}, or null when the target has none. The caller closes it.
+   */
+  default Limit limit(MetadataStore store) {
+    return null;
+  }
+
+  /** Statements the database received since {@link #resetStatementCounts} per operation, or NaN. */
+  default double statementsPerOp(long ops) {
+    return Double.NaN;
+  }
+
+  /**
+   * Round trips to the database while {@code work} runs on this thread (untimed: counting may
+   * slow the client), or -1 when the target cannot count them.
+   */
+  default long roundTrips(Runnable work) {
+    return -1;
+  }
+
+  /** The limit of the concurrency workloads: the same rows with the fewest statements. */
+  interface Limit extends AutoCloseable {
+    /** Operation {@code i} of client thread {@code thread} on the fixture's buckets. */
+    void op(Concurrency.Kind k, Concurrency.Fixture f, int thread, long i,
+        java.util.concurrent.ThreadLocalRandom random) throws Exception;
+
+    /** The database's own load generator running the same SQL, ops/s; empty where it cannot. */
+    default java.util.OptionalDouble pgbench(Concurrency.Kind k, Concurrency.Fixture f,
+        int threads, double seconds) {
+      return java.util.OptionalDouble.empty();
+    }
+
+    @Override
+    void close();
+  }
+
   @Override
   default void close() {}
 }

@@ -23,6 +23,7 @@ public final class Main {
       return;
     }
     List<Result> all = new ArrayList<>();
+    List<Concurrency.Cell> cells = new ArrayList<>();
     List<String> described = new ArrayList<>();
     java.util.Map<String, String> statements = new java.util.LinkedHashMap<>();
     long start = System.nanoTime();
@@ -37,11 +38,19 @@ public final class Main {
       try (BenchTarget t = target(name, tc)) {
         Bench bench = new Bench(tc, System.out);
         all.addAll(bench.run(t));
+        cells.addAll(bench.cells());
         statements.putAll(bench.statements());
         described.add(t.name() + ": " + t.describe());
       }
     }
     String md = markdown(c, all, described, (System.nanoTime() - start) / 1e9);
+    if (!cells.isEmpty()) {
+      md += "\nConcurrency: client threads in a closed loop, " + c.concurrency().seconds()
+          + " s per cell; latency corrected for coordinated omission; CPU is this process's"
+          + " (the client, and any server running in it) per operation; ratio = ops/s over the"
+          + " minimal design's through the same driver and pool; pgbench runs the minimal design's"
+          + " SQL with one connection per client.\n" + Concurrency.markdown(cells);
+    }
     if (!statements.isEmpty()) {
       StringBuilder b = new StringBuilder(md);
       b.append("\nStatements the server received per operation in the last measured run"

@@ -67,9 +67,25 @@ public final class PostgresTarget implements BenchTarget {
 
   @Override
   public MetadataStore openStore() {
+    return open(Map.of("maxPoolSize", "8"));
+  }
+
+  /** The backend's default pool unless {@code pool} is positive. */
+  @Override
+  public MetadataStore openConcurrentStore(int pool) {
+    return open(pool > 0 ? Map.of("maxPoolSize", String.valueOf(pool)) : Map.of());
+  }
+
+  @Override
+  public Limit limit(MetadataStore store) {
+    return new PgMinimal(((PostgresMetadataStore) store).config());
+  }
+
+  private MetadataStore open(Map<String, String> options) {
     String schema = "bench_" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
-    PostgresMetadataStore s = new PostgresMetadataStore(PostgresConfig.from(URI.create(url),
-        Map.of("schema", schema, "maxPoolSize", "8")));
+    Map<String, String> o = new java.util.HashMap<>(options);
+    o.put("schema", schema);
+    PostgresMetadataStore s = new PostgresMetadataStore(PostgresConfig.from(URI.create(url), o));
     try (Connection c = connect(s); Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SHOW server_version")) {
       rs.next();
@@ -159,6 +175,60 @@ public final class PostgresTarget implements BenchTarget {
     } catch (SQLException e) {
       return false;
     }
+  }
+
+  @Override
+  public double statementsPerOp(long ops) {
+    if (stats == null || ops == 0) {
+      return Double.NaN;
+    }
+    try (Statement st = stats.createStatement(); ResultSet rs = st.executeQuery("SELECT"
+        + " coalesce(sum(calls), 0) FROM pg_stat_statements"
+        + " WHERE query NOT LIKE '%pg_stat_statements%'")) {
+      rs.next();
+      return rs.getLong(1) / (double) ops;
+    } catch (SQLException e) {
+      return Double.NaN;
+    }
+  }
+
+  /**
+   * Counts the Sync messages pgjdbc sends on this thread while {@code work} runs: each ends a
+   * round trip (the driver waits for the server's ReadyForQuery before it sends more).
+   */
+  @Override
+  public long roundTrips(Runnable work) {
+    java.util.logging.Logger l =
+        java.util.logging.Logger.getLogger("org.postgresql.core.v3.QueryExecutorImpl");
+    Thread me = Thread.currentThread();
+    java.util.concurrent.atomic.AtomicLong syncs = new java.util.concurrent.atomic.AtomicLong();
+    java.util.logging.Handler h = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        if (Thread.currentThread() == me && "FE=> Sync".equals(String.valueOf(r.getMessage()).trim())) {
+          syncs.incrementAndGet();
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    java.util.logging.Level level = l.getLevel();
+    boolean parents = l.getUseParentHandlers();
+    l.setLevel(java.util.logging.Level.FINEST);
+    l.setUseParentHandlers(false);
+    l.addHandler(h);
+    try {
+      work.run();
+    } finally {
+      l.removeHandler(h);
+      l.setUseParentHandlers(parents);
+      l.setLevel(level);
+    }
+    return syncs.get();
   }
 
   @Override
