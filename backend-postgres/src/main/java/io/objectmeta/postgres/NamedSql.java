@@ -145,10 +145,27 @@ public record NamedSql(String sql, List<String> names, Map<String, int[]> positi
       return ps.executeUpdate();
     }
 
+    /**
+     * Runs the statement; the rows of its last statement (a statement of several, such as a lock
+     * and then a read, is sent in one round trip: each part runs in a snapshot of its own).
+     */
+    public java.sql.ResultSet query() throws SQLException {
+      if (!ps.execute()) {
+        throw new SQLException("no rows from " + sql);
+      }
+      java.sql.ResultSet last = ps.getResultSet();
+      while (ps.getMoreResults(java.sql.Statement.KEEP_CURRENT_RESULT) || ps.getUpdateCount() != -1) {
+        if (ps.getResultSet() != null) {
+          last = ps.getResultSet();
+        }
+      }
+      return last;
+    }
+
     /** Runs a query, each row mapped. */
     public <T> java.util.List<T> list(RowMapper<T> mapper) throws SQLException {
       java.util.List<T> out = new java.util.ArrayList<>();
-      try (java.sql.ResultSet rs = ps.executeQuery()) {
+      try (java.sql.ResultSet rs = query()) {
         while (rs.next()) {
           out.add(mapper.map(rs));
         }
@@ -158,7 +175,7 @@ public record NamedSql(String sql, List<String> names, Map<String, int[]> positi
 
     /** Runs a query; its first row mapped, if any. */
     public <T> java.util.Optional<T> first(RowMapper<T> mapper) throws SQLException {
-      try (java.sql.ResultSet rs = ps.executeQuery()) {
+      try (java.sql.ResultSet rs = query()) {
         return rs.next() ? java.util.Optional.of(mapper.map(rs)) : java.util.Optional.empty();
       }
     }

@@ -1,6 +1,5 @@
 package io.objectmeta.postgres;
 
-import static io.objectmeta.postgres.PostgresMetadataStore.shard;
 import static io.objectmeta.postgres.PostgresMetadataStore.utf8;
 
 import io.objectmeta.api.error.NoSuchBucketException;
@@ -29,10 +28,11 @@ import java.util.UUID;
 import java.util.function.BiFunction;
 
 /**
- * Object versions on PostgreSQL: one transaction per write on plain JDBC: the bucket row locked
- * shared and the key locked (advisory), the history read, the change planned by {@link
- * io.objectmeta.api.versioning.KeyWrites} written as one statement with its GC records and usage
- * delta ({@link #write}: this is where a delete marker or a null version gets written).
+ * Object versions on PostgreSQL: one transaction of two round trips per write on plain JDBC:
+ * the bucket locked shared and the key locked (advisory) and the history read; the change planned
+ * by {@link io.objectmeta.api.versioning.KeyWrites} written as one statement with its GC records
+ * and usage delta, and the commit ({@link #write}: this is where a delete marker or a null
+ * version gets written).
  */
 final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.Keys {
   private final PostgresMetadataStore store;
@@ -110,67 +110,79 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
   }
 
   /**
-   * One write to one key, in one transaction of three statements on plain JDBC: lock the bucket
-   * row (share) and the key (advisory), read what the write needs of the history, write the
-   * difference with its GC records and usage delta ({@link PostgresSql}). The rule in between is
-   * the shared one of {@link KeyWrites}.
+   * One write to one key: a key's first write speculated in one round trip where that has held
+   * lately ({@link #firstWrite}); otherwise, or when the key had a history, one transaction of two
+   * round trips on plain JDBC: lock the bucket (shared) and the key, then read the bucket row and
+   * what the write needs of the history ({@link #lockAndRead}); write the difference with its GC
+   * records and usage delta, and commit ({@link PostgresSql#writeKey}). The rule in between is the
+   * shared one of {@link KeyWrites}.
    *
    * @param target the version id the call names (read with the history), or null
    */
   KeyChange writeKey(String bucket, String key, String target,
       BiFunction<Bucket, KeyHistory, KeyChange> rule) {
+    if (target == null) {
+      KeyChange first = firstWrite(bucket, key, rule);
+      if (first != null) {
+        return first;
+      }
+    }
     return store.jdbc(false, c -> {
-      Bucket b = lockBucketAndKey(c, bucket, key);
-      KeyChange change = rule.apply(b, read(c, b, key, target));
-      persist(c, b, change);
+      Locked l = lockAndRead(c, bucket, key, target);
+      KeyChange change = rule.apply(l.bucket(), l.history());
+      persist(c, l.bucket(), change, true);
       return change;
     });
   }
 
-  Bucket lockBucketAndKey(Connection c, String bucket, String key) throws SQLException {
-    NamedSql q = NamedSql.of(store.unsafeSkipKeyLock ? store.sql.lockBucketOnly() : store.sql.lockBucketAndKey());
+  /** A bucket (what a key write needs of it: incarnation and versioning) and a key's history. */
+  record Locked(Bucket bucket, KeyHistory history) {}
+
+  /**
+   * Step 1 of a key write, one round trip ({@link PostgresSql#lockAndReadHistory}): the bucket's
+   * shared lock and the key's lock, then the bucket and the key's history in a snapshot taken
+   * after them.
+   */
+  Locked lockAndRead(Connection c, String bucket, String key, String target)
+      throws SQLException {
+    boolean keyLock = !store.unsafeSkipKeyLock;
     Bucket b;
-    try (NamedSql.Bound st = q.prepare(c)) {
-      st.set("name", bucket);
-      if (!store.unsafeSkipKeyLock) {
-        st.set("lock", PostgresSql.keyHash(bucket, key));
+    Map<String, ObjectVersion> rows = new LinkedHashMap<>();
+    try (NamedSql.Bound q = store.prepare(c, store.sql.lockAndReadHistory(keyLock))) {
+      q.set("blk", PostgresSql.bucketLock(bucket, store.usageShard())).set("name", bucket).set("k", utf8(key))
+          .set("v", target == null || VersionId.NULL.equals(target) ? null : target);
+      if (keyLock) {
+        q.set("lock", PostgresSql.keyHash(bucket, key));
       }
-      try (ResultSet rs = st.statement().executeQuery()) {
+      try (ResultSet rs = q.query()) {
         if (!rs.next()) {
           throw NoSuchBucketException.of(bucket);
         }
-        // Only what a key write needs of the bucket: its incarnation and versioning state.
-        b = new Bucket(bucket, rs.getString("id"), "-", Instant.EPOCH,
-            VersioningState.values()[rs.getShort("versioning")], null);
+        b = keyWriteBucket(bucket, rs);
+        seen.put(bucket, b);
+        do {
+          String id = rs.getString("version_id");
+          if (id != null && !rows.containsKey(id)) {
+            rows.put(id, PostgresRows.version(rs));
+          }
+        } while (rs.next());
       }
     }
     store.hook.accept("locked", c);
-    return b;
+    return new Locked(b, new KeyHistory(key, new ArrayList<>(rows.values())));
   }
 
-  /** What a write needs of the key's history ({@link PostgresSql#readHistory}). */
-  KeyHistory read(Connection c, Bucket b, String key, String target) throws SQLException {
-    boolean versioned = b.versioning().versioned();
-    try (NamedSql.Bound q = store.prepare(c, store.sql.readHistory(versioned))) {
-      q.set("b", UUID.fromString(b.id())).set("k", utf8(key));
-      if (versioned) {
-        q.set("v", target == null || VersionId.NULL.equals(target) ? null : target);
-      }
-      Map<String, ObjectVersion> rows = new LinkedHashMap<>();
-      try (ResultSet rs = q.statement().executeQuery()) {
-        while (rs.next()) {
-          String id = rs.getString("version_id");
-          if (!rows.containsKey(id)) {
-            rows.put(id, PostgresRows.version(rs));
-          }
-        }
-      }
-      return new KeyHistory(key, new ArrayList<>(rows.values()));
-    }
+  /** Only what a key write needs of the bucket: its incarnation and versioning state. */
+  private static Bucket keyWriteBucket(String name, ResultSet rs) throws SQLException {
+    return new Bucket(name, rs.getString("bucket_id"), "-", Instant.EPOCH,
+        VersioningState.values()[rs.getShort("versioning")], null);
   }
 
-  /** Writes the difference a key change makes, its GC records and its usage delta: one statement. */
-  void persist(Connection c, Bucket b, KeyChange change) throws SQLException {
+  /**
+   * Writes the difference a key change makes, its GC records and its usage delta: one statement
+   * ({@code commit}: with the transaction's COMMIT, in one round trip).
+   */
+  void persist(Connection c, Bucket b, KeyChange change, boolean commit) throws SQLException {
     List<String> del = new ArrayList<>();
     List<ObjectVersion> ins = new ArrayList<>();
     List<ObjectVersion> upd = new ArrayList<>();
@@ -191,7 +203,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
         }
       }
     }
-    write(c, b, change, del, ins, upd);
+    write(c, b, change, del, ins, upd, commit);
     store.hook.accept("written", c);
   }
 
@@ -201,7 +213,31 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
    * update to the same values).
    */
   void write(Connection c, Bucket b, KeyChange change, List<String> del,
-      List<ObjectVersion> ins, List<ObjectVersion> upd) throws SQLException {
+      List<ObjectVersion> ins, List<ObjectVersion> upd, boolean commit) throws SQLException {
+    Planned p = plan(b, change, del, ins, upd);
+    if (p.write().empty()) {
+      return;
+    }
+    try (NamedSql.Bound q = store.prepare(c, store.sql.writeKey(p.write(), commit))) {
+      p.bind(q);
+      q.statement().execute();
+    }
+  }
+
+  /** A write's statement parts and how to bind them. */
+  private record Planned(PostgresSql.Write write, SqlBinding bind) {
+    void bind(NamedSql.Bound q) throws SQLException {
+      bind.bind(q);
+    }
+  }
+
+  @FunctionalInterface
+  private interface SqlBinding {
+    void bind(NamedSql.Bound q) throws SQLException;
+  }
+
+  private Planned plan(Bucket b, KeyChange change, List<String> del, List<ObjectVersion> ins,
+      List<ObjectVersion> upd) {
     ObjectVersion oldCurrent = change.before().current();
     ObjectVersion current = change.after().current();
     Boolean live = current == null ? (oldCurrent == null ? null : Boolean.FALSE)
@@ -212,17 +248,19 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
     Map<ObjectVersion, String> json = new java.util.IdentityHashMap<>();
     java.util.function.Function<ObjectVersion, String> meta =
         v -> json.computeIfAbsent(v, PostgresRows::metaJson);
-    if (del.isEmpty() && ins.isEmpty() && upd.isEmpty() && live == null && garbage.isEmpty()
-        && !usage) {
-      return;
-    }
-    try (NamedSql.Bound q = store.prepare(c, store.sql.writeKey(!del.isEmpty(), !ins.isEmpty(), !upd.isEmpty(),
-        live, !garbage.isEmpty(), usage))) {
+    boolean one = ins.size() == 1;
+    PostgresSql.Write w = new PostgresSql.Write(!del.isEmpty(), !ins.isEmpty(), one,
+        !upd.isEmpty(), live, !garbage.isEmpty(), usage, false);
+    return new Planned(w, q -> {
       q.set("b", UUID.fromString(b.id())).set("k", utf8(change.after().key()));
       if (!del.isEmpty()) {
         q.set("del", del.toArray(new String[0]));
       }
-      if (!ins.isEmpty()) {
+      if (one) {
+        ObjectVersion v = ins.get(0);
+        q.set("iv", v.revision().encode()).set("in", v.nullVersion()).set("idm", v.deleteMarker())
+            .set("isz", v.size()).set("im", meta.apply(v));
+      } else if (!ins.isEmpty()) {
         q.set("iv", ins.stream().map(v -> v.revision().encode()).toArray(String[]::new))
             .set("in", ins.stream().map(ObjectVersion::nullVersion).toArray(Boolean[]::new))
             .set("idm", ins.stream().map(ObjectVersion::deleteMarker).toArray(Boolean[]::new))
@@ -245,13 +283,94 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
                 .toArray(String[]::new));
       }
       if (usage) {
-        q.set("shard", (short) shard(change.after().key())).set("u1", d.currentObjects())
+        q.set("shard", (short) store.usageShard()).set("u1", d.currentObjects())
             .set("u2", d.currentBytes()).set("u3", d.nonCurrentVersions())
             .set("u4", d.nonCurrentBytes()).set("u5", d.deleteMarkers()).set("u6", d.uploads())
             .set("u7", d.partBytes());
       }
-      q.statement().executeQuery().close();
+    });
+  }
+
+  // ------------------------------------------------------------------ speculated first writes
+
+  /**
+   * The buckets key writes have seen (what a write needs of one: incarnation and versioning), by
+   * name: the assumption a speculated first write makes and its guard checks, so a stale entry
+   * costs a fallback, never a wrong write.
+   */
+  private final com.github.benmanes.caffeine.cache.Cache<String, Bucket> seen =
+      com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(10_000).build();
+
+  /**
+   * How often a speculated first write held lately: +1 when it did, -4 when the key had a
+   * history (a wasted round trip), kept within [-64, 16]; speculation runs while the score is not
+   * negative, and once in 32 writes otherwise, to notice when a workload turns to new keys.
+   */
+  private final java.util.concurrent.atomic.AtomicInteger speculation =
+      new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger probes =
+      new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicLong held =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** Speculated first writes that held, since the store opened. */
+  long firstWritesHeld() {
+    return held.get();
+  }
+
+  /**
+   * A write speculating that the key has no history (the common case of S3 puts: new keys), in
+   * one round trip ({@link PostgresSql#firstWrite}): the change the rule plans for an empty
+   * history, written only if the key has none, then commit. Null when it did not hold (or was
+   * not tried): the caller runs the two-round-trip write, which sees the key's history.
+   */
+  private KeyChange firstWrite(String bucket, String key,
+      BiFunction<Bucket, KeyHistory, KeyChange> rule) {
+    Bucket b = seen.getIfPresent(bucket);
+    if (b == null || (speculation.get() < 0 && probes.incrementAndGet() % 32 != 0)) {
+      return null;
     }
+    KeyChange change;
+    try {
+      change = rule.apply(b, new KeyHistory(key, List.of()));
+    } catch (io.objectmeta.api.error.MetadataException e) {
+      return null; // a condition an empty history fails (If-Match): the key's own history decides
+    }
+    List<ObjectVersion> ins = b.versioning().versioned() ? change.after().versions() : List.of();
+    Planned p = plan(b, change, List.of(), ins, List.of());
+    boolean keyLock = !store.unsafeSkipKeyLock;
+    boolean applied = store.jdbc(false, c -> {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.firstWrite(keyLock, p.write()))) {
+        p.bind(q);
+        q.set("blk", PostgresSql.bucketLock(bucket, store.usageShard())).set("name", bucket).set("v", null)
+            .set("vs", (short) b.versioning().ordinal());
+        if (keyLock) {
+          q.set("lock", PostgresSql.keyHash(bucket, key));
+        }
+        java.sql.PreparedStatement ps = q.statement();
+        ps.execute();
+        ps.getMoreResults(); // the read: the bucket as it is now
+        try (ResultSet rs = ps.getResultSet()) {
+          if (!rs.next()) {
+            seen.invalidate(bucket);
+            throw NoSuchBucketException.of(bucket);
+          }
+          Bucket now = keyWriteBucket(bucket, rs);
+          if (!now.equals(b)) {
+            seen.put(bucket, now);
+          }
+        }
+        ps.getMoreResults(); // the guarded write
+        try (ResultSet rs = ps.getResultSet()) {
+          return rs.next() && rs.getLong("applied") == 1;
+        }
+      }
+    });
+    speculation.updateAndGet(v -> applied ? Math.min(v + 1, 16) : Math.max(v - 4, -64));
+    if (applied) {
+      held.incrementAndGet();
+    }
+    return applied ? change : null;
   }
 
   /**
@@ -262,7 +381,18 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
   @Override
   public void doRestoreKey(String bucket, String key, List<ObjectVersion> versions) {
     store.jdbc(false, c -> {
-      Bucket b = lockBucketAndKey(c, bucket, key);
+      Bucket b;
+      try (NamedSql.Bound q = store.prepare(c, store.sql.lockBucketAndKey())) {
+        q.set("blk", PostgresSql.bucketLock(bucket, store.usageShard())).set("lock", PostgresSql.keyHash(bucket, key))
+            .set("name", bucket);
+        try (ResultSet rs = q.query()) {
+          if (!rs.next()) {
+            throw NoSuchBucketException.of(bucket);
+          }
+          b = new Bucket(bucket, rs.getString("id"), "-", Instant.EPOCH,
+              VersioningState.values()[rs.getShort("versioning")], null);
+        }
+      }
       boolean versioned = b.versioning().versioned();
       List<ObjectVersion> rows = new ArrayList<>();
       try (NamedSql.Bound q = store.prepare(c, store.sql.readWholeHistory(versioned))) {
@@ -282,7 +412,8 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
           q.set("b", UUID.fromString(b.id())).set("k", utf8(key)).statement().executeUpdate();
         }
       }
-      write(c, b, change, List.of(), versioned ? change.after().versions() : List.of(), List.of());
+      write(c, b, change, List.of(), versioned ? change.after().versions() : List.of(), List.of(),
+          true);
       return null;
     });
   }

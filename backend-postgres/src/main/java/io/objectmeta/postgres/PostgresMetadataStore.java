@@ -215,7 +215,15 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
   Optional<Bucket> findBucket(Connection c, String name, PostgresSql.Lock lock)
       throws SQLException {
     try (NamedSql.Bound q = prepare(c, sql.findBucket(lock))) {
-      return q.set("name", name).first(PostgresRows::bucket);
+      q.set("name", name);
+      if (lock != PostgresSql.Lock.NONE) {
+        if (lock == PostgresSql.Lock.SHARE) {
+          q.set("blk", PostgresSql.bucketLock(name, usageShard()));
+        } else {
+          q.set("blks", PostgresSql.bucketLocks(name));
+        }
+      }
+      return q.first(PostgresRows::bucket);
     }
   }
 
@@ -237,8 +245,20 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
     return key.getBytes(StandardCharsets.UTF_8);
   }
 
-  static int shard(String key) {
-    return Math.floorMod(key.hashCode(), USAGE_SHARDS);
+  private static final java.util.concurrent.atomic.AtomicInteger NEXT_SHARD =
+      new java.util.concurrent.atomic.AtomicInteger();
+  private static final ThreadLocal<Integer> SHARD =
+      ThreadLocal.withInitial(() -> Math.floorMod(NEXT_SHARD.getAndIncrement(), USAGE_SHARDS));
+
+  /**
+   * The usage shard this thread's writes add to (and the part of a bucket's lock it takes). A bucket's usage is the sum of its shards, so
+   * any shard will do; a shard per thread, dealt round-robin, keeps concurrent writers of one
+   * bucket off each other's shard row (held until commit) up to {@value #USAGE_SHARDS} threads,
+   * where a hash of the key made them collide by chance, and a transaction adds to one shard only
+   * (no lock-order deadlock between two).
+   */
+  int usageShard() {
+    return SHARD.get();
   }
 
 }

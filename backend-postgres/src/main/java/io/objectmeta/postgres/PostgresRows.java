@@ -35,12 +35,22 @@ final class PostgresRows {
         Json.object(rs.getString("attributes")));
   }
 
+  private static final ObjectReader METADATA = Json.stored(ObjectMetadata.class);
+
+  /** A version row; its metadata parsed from the column's UTF-8 bytes (no String in between). */
   static ObjectVersion version(ResultSet rs) throws SQLException {
     boolean dm = rs.getBoolean("delete_marker");
-    String meta = rs.getString("meta");
     return new ObjectVersion(new String(rs.getBytes("key"), StandardCharsets.UTF_8),
         VersionId.decode(rs.getString("version_id"), "version_id"), rs.getBoolean("is_null"), dm,
-        false, dm ? null : read(meta, ObjectMetadata.class));
+        false, dm ? null : metadata(rs.getBytes("meta")));
+  }
+
+  static ObjectMetadata metadata(byte[] json) {
+    try {
+      return METADATA.readValue(json);
+    } catch (java.io.IOException e) {
+      throw new InternalErrorException("corrupt record: " + e.getMessage());
+    }
   }
 
   static MultipartUpload upload(ResultSet rs) throws SQLException {

@@ -11,9 +11,13 @@ import java.util.List;
  */
 public final class PostgresSql {
   private final String s;
+  private final String lockAndRead;
+  private final String lockAndReadNaive;
 
   public PostgresSql(String schema) {
     this.s = schema;
+    this.lockAndRead = buildLockAndReadHistory(true);
+    this.lockAndReadNaive = buildLockAndReadHistory(false);
   }
 
   public String schema() {
@@ -23,93 +27,209 @@ public final class PostgresSql {
   static final String VERSION_COLUMNS = "key, version_id, is_null, delete_marker, meta";
   static final String LIVE_COLUMNS = "key, version_id, is_null, false AS delete_marker, meta";
 
+  /** How many parts a bucket's lock has. */
+  public static final int BUCKET_LOCK_PARTS = 16;
+
   /**
-   * Step 1 of a write: the bucket row, share-locked (its versioning state cannot change and it
-   * cannot be deleted until commit), and the key's transaction-scoped advisory lock, which
-   * serializes writers of one key (a concurrent first insert would otherwise overwrite without
-   * archiving). Binds: name, lock.
+   * The bucket's lock, taken before its row is read: shared by every writer into the bucket (a
+   * key write, an upload), exclusive for a change of the bucket itself (versioning, delete,
+   * restore). Transaction-scoped advisory locks on hashes of the name, held in the server's lock
+   * table, so many writers of one bucket share it without writing anything (a {@code FOR SHARE}
+   * on the bucket row writes a multixact for every new set of lockers). The lock has
+   * {@value #BUCKET_LOCK_PARTS} parts: a writer takes one of them shared (its thread's, binds
+   * blk), a change takes all of them exclusively, in order (binds blks), so the writers of a hot
+   * bucket spread over the server's lock table instead of queueing on one entry.
+   */
+  static String lockBucket(boolean exclusive) {
+    return exclusive ? "count(pg_advisory_xact_lock(x)) FROM unnest(CAST(:blks AS bigint[])) AS x"
+        : "pg_advisory_xact_lock_shared(:blk)";
+  }
+
+  /** The advisory lock key of one part of a bucket's lock (the key locks hash other input). */
+  public static long bucketLock(String name, int part) {
+    return keyHash("", "bucket:" + part + ":" + name);
+  }
+
+  /** Every part of a bucket's lock, in the order a change takes them. */
+  public static long[] bucketLocks(String name) {
+    long[] all = new long[BUCKET_LOCK_PARTS];
+    for (int i = 0; i < all.length; i++) {
+      all[i] = bucketLock(name, i);
+    }
+    return all;
+  }
+
+  /**
+   * Step 1 of a write, one round trip of two statements: the bucket's shared lock and the key's
+   * transaction-scoped advisory lock (which serializes the writers of one key: a concurrent first
+   * insert would otherwise overwrite without archiving); then, in the second statement's own
+   * snapshot (READ COMMITTED: taken after the locks, so it sees what the previous holder
+   * committed), the bucket row and what the write needs of the key's history: the two newest
+   * versions, the null version and the version the call names (v: its newest-first encoding, or
+   * null), or the live row of an unversioned bucket. The shared rules need no more (see
+   * KeyWrites), so a write costs the same however long the history. No row: no such bucket; one
+   * row of nulls besides the bucket: no history. Rows may repeat.
+   * Binds: blk, lock (unless {@code keyLock} is false: the naive write, for the test that proves
+   * the lock matters), name, k, v.
+   */
+  public String lockAndReadHistory(boolean keyLock) {
+    return keyLock ? lockAndRead : lockAndReadNaive;
+  }
+
+
+  private String buildLockAndReadHistory(boolean keyLock) {
+    String from = " FROM " + s + ".object_version WHERE b.versioning <> 0 AND bucket_id = b.id"
+        + " AND key = :k";
+    return "SELECT " + lockBucket(false) + (keyLock ? ", pg_advisory_xact_lock(:lock)" : "")
+        + "; SELECT b.id AS bucket_id, b.versioning, h.* FROM " + s + ".bucket b LEFT JOIN LATERAL ("
+        + "(SELECT " + VERSION_COLUMNS + from + " ORDER BY version_id LIMIT 2)"
+        + " UNION ALL (SELECT " + VERSION_COLUMNS + from + " AND is_null)"
+        + " UNION ALL (SELECT " + VERSION_COLUMNS + from + " AND version_id = :v)"
+        + " UNION ALL (SELECT " + LIVE_COLUMNS + " FROM " + s + ".object_live WHERE"
+        + " b.versioning = 0 AND bucket_id = b.id AND key = :k)) h ON true WHERE b.name = :name";
+  }
+
+  /**
+   * Step 1 of a restore: the bucket's shared lock and the key's lock, then the bucket row's id and
+   * versioning state. Binds: blk, lock, name.
    */
   public String lockBucketAndKey() {
-    return "SELECT id, versioning, pg_advisory_xact_lock(:lock)"
-        + " FROM " + s + ".bucket WHERE name = :name FOR SHARE";
-  }
-
-  /** Step 1 without the key lock: the naive write, for the test that proves the lock matters. */
-  String lockBucketOnly() {
-    return "SELECT id, versioning FROM " + s + ".bucket WHERE name = :name FOR SHARE";
+    return "SELECT " + lockBucket(false) + ", pg_advisory_xact_lock(:lock); SELECT id, versioning"
+        + " FROM " + s + ".bucket WHERE name = :name";
   }
 
   /**
-   * Step 2: what the write needs of the key's history, read after the lock (READ COMMITTED: a fresh
-   * snapshot, so it sees what the previous holder of the lock committed): the two newest versions,
-   * the null version, and the version the call names (v: its newest-first encoding, or null). The
-   * shared rules need no more (see KeyWrites), so a write costs the same however long the history.
-   * Rows may repeat. Binds: b, k, v (versioned only).
-   */
-  public String readHistory(boolean versioned) {
-    String from = " FROM " + s + ".object_version WHERE bucket_id = :b AND key = :k";
-    return versioned
-        ? "(SELECT " + VERSION_COLUMNS + from + " ORDER BY version_id LIMIT 2)"
-            + " UNION ALL (SELECT " + VERSION_COLUMNS + from + " AND is_null)"
-            + " UNION ALL (SELECT " + VERSION_COLUMNS + from + " AND version_id = :v)"
-        : "SELECT " + LIVE_COLUMNS + " FROM " + s + ".object_live WHERE bucket_id = :b AND key = :k";
-  }
-
-  /**
-   * Step 3: everything the write changes, in one statement of data-modifying CTEs (each part
+   * Step 2: everything the write changes, in one statement of data-modifying CTEs (each part
    * present only when the change needs it). Binds: b, k, and per part:
    * del (text[]); iv, in, idm, isz, im (parallel arrays of new versions); uv, um (updated
    * metadata); lv, ln, lsz, lm (the new live row); bn, gv, gsz, gloc (GC records); shard and
-   * u1..u7 (usage delta).
+   * u1..u7 (usage delta). {@code commit}: the transaction's COMMIT follows in the same round trip
+   * (the write is its last statement).
    */
   public String writeKey(boolean deleteVersions, boolean insertVersions, boolean updateVersions,
-      Boolean upsertLive, boolean queueGarbage, boolean usage) {
+      Boolean upsertLive, boolean queueGarbage, boolean usage, boolean commit) {
+    return writeKey(new Write(deleteVersions, insertVersions, false, updateVersions, upsertLive,
+        queueGarbage, usage, false), commit);
+  }
+
+  /**
+   * The parts of a key write. {@code insertOne}: the one new version bound as plain values (iv,
+   * in, idm, isz, im as scalars: no arrays to build for the common write, a put or a delete
+   * marker). {@code guarded}: every part runs only if the key has no history and the bucket is
+   * the one named (see {@link #firstWrite}).
+   */
+  public record Write(boolean deleteVersions, boolean insertVersions, boolean insertOne,
+      boolean updateVersions, Boolean upsertLive, boolean queueGarbage, boolean usage,
+      boolean guarded) {
+
+    int bits() {
+      return (deleteVersions ? 1 : 0) | (insertVersions ? 2 : 0) | (insertOne ? 4 : 0)
+          | (updateVersions ? 8 : 0) | (upsertLive == null ? 0 : upsertLive ? 16 : 32)
+          | (queueGarbage ? 64 : 0) | (usage ? 128 : 0) | (guarded ? 256 : 0);
+    }
+
+    boolean empty() {
+      return !deleteVersions && !insertVersions && !updateVersions && upsertLive == null
+          && !queueGarbage && !usage;
+    }
+  }
+
+  private final java.util.Map<Integer, String> writes = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The statement of a key write, built once per combination of parts. */
+  public String writeKey(Write w, boolean commit) {
+    return writes.computeIfAbsent(w.bits() | (commit ? 512 : 0), x -> buildWriteKey(w, commit));
+  }
+
+  /**
+   * A key's first write, speculated, in one round trip of four statements: the bucket's and the
+   * key's locks and the read of step 1 ({@link #lockAndReadHistory}), then the write planned for
+   * an empty history, every part guarded by "the bucket is the one named, in the versioning state
+   * the plan assumed (vs), and the key has no version and no live row" (the statement's snapshot
+   * is taken after the locks, so the guard sees every committed write of the key), and COMMIT.
+   * The write's one row says whether the guard held (applied = 1); if not, nothing was written
+   * and the read says what the key holds. Binds: those of both steps, and vs.
+   */
+  public String firstWrite(boolean keyLock, Write w) {
+    Write g = new Write(w.deleteVersions(), w.insertVersions(), w.insertOne(),
+        w.updateVersions(), w.upsertLive(), w.queueGarbage(), w.usage(), true);
+    return firstWrites.computeIfAbsent(g.bits() | (keyLock ? 512 : 0),
+        x -> lockAndReadHistory(keyLock) + "; " + buildWriteKey(g, true));
+  }
+
+  private final java.util.Map<Integer, String> firstWrites =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private String buildWriteKey(Write w, boolean commit) {
+    String when = w.guarded() ? " WHERE EXISTS (SELECT 1 FROM ok)" : "";
+    String and = w.guarded() ? " AND EXISTS (SELECT 1 FROM ok)" : "";
     StringBuilder q = new StringBuilder("WITH ");
-    if (deleteVersions) {
+    if (w.guarded()) {
+      q.append("ok AS (SELECT 1 FROM ").append(s).append(".bucket WHERE name = :name AND id = :b")
+          .append(" AND versioning = :vs AND NOT EXISTS (SELECT 1 FROM ").append(s)
+          .append(".object_version WHERE bucket_id = :b AND key = :k) AND NOT EXISTS (SELECT 1")
+          .append(" FROM ").append(s).append(".object_live WHERE bucket_id = :b AND key = :k)), ");
+    }
+    if (w.deleteVersions()) {
       q.append("del AS (DELETE FROM ").append(s).append(".object_version WHERE bucket_id = :b")
-          .append(" AND key = :k AND version_id = ANY(CAST(:del AS text[]))), ");
+          .append(" AND key = :k AND version_id = ANY(CAST(:del AS text[]))").append(and)
+          .append("), ");
     }
-    if (insertVersions) {
-      q.append("ins AS (INSERT INTO ").append(s).append(".object_version (bucket_id, key, version_id,")
-          .append(" is_null, delete_marker, size, meta) SELECT :b, :k, x.v, x.n, x.dm, x.sz, x.m")
+    String versionColumns = ".object_version (bucket_id, key, version_id, is_null, delete_marker,"
+        + " size, meta)";
+    if (w.insertOne()) {
+      q.append("ins AS (INSERT INTO ").append(s).append(versionColumns)
+          .append(w.guarded() ? " SELECT" : " VALUES (")
+          .append(" :b, :k, :iv, :in, :idm, :isz, CAST(:im AS jsonb)")
+          .append(w.guarded() ? when : ")").append("), ");
+    } else if (w.insertVersions()) {
+      q.append("ins AS (INSERT INTO ").append(s).append(versionColumns)
+          .append(" SELECT :b, :k, x.v, x.n, x.dm, x.sz, x.m")
           .append(" FROM unnest(CAST(:iv AS text[]), CAST(:in AS boolean[]), CAST(:idm AS boolean[]),")
-          .append(" CAST(:isz AS bigint[]), CAST(:im AS jsonb[])) AS x(v, n, dm, sz, m)), ");
+          .append(" CAST(:isz AS bigint[]), CAST(:im AS jsonb[])) AS x(v, n, dm, sz, m)").append(when)
+          .append("), ");
     }
-    if (updateVersions) {
+    if (w.updateVersions()) {
       q.append("upd AS (UPDATE ").append(s).append(".object_version o SET meta = x.m FROM")
           .append(" unnest(CAST(:uv AS text[]), CAST(:um AS jsonb[])) AS x(v, m)")
-          .append(" WHERE o.bucket_id = :b AND o.key = :k AND o.version_id = x.v), ");
+          .append(" WHERE o.bucket_id = :b AND o.key = :k AND o.version_id = x.v").append(and)
+          .append("), ");
     }
-    if (upsertLive != null) {
-      if (upsertLive) {
+    if (w.upsertLive() != null) {
+      if (w.upsertLive()) {
         q.append("live AS (INSERT INTO ").append(s).append(".object_live (bucket_id, key, version_id,")
-            .append(" is_null, size, meta) VALUES (:b, :k, :lv, :ln, :lsz, CAST(:lm AS jsonb))")
+            .append(" is_null, size, meta)").append(w.guarded() ? " SELECT" : " VALUES (")
+            .append(" :b, :k, :lv, :ln, :lsz, CAST(:lm AS jsonb)").append(w.guarded() ? when : ")")
             .append(" ON CONFLICT (bucket_id, key) DO UPDATE SET version_id = excluded.version_id,")
             .append(" is_null = excluded.is_null, size = excluded.size, meta = excluded.meta), ");
       } else {
         q.append("live AS (DELETE FROM ").append(s).append(".object_live WHERE bucket_id = :b")
-            .append(" AND key = :k), ");
+            .append(" AND key = :k").append(and).append("), ");
       }
     }
-    if (queueGarbage) {
+    if (w.queueGarbage()) {
       q.append("gc AS (INSERT INTO ").append(s).append(".deleted_object (bucket_id, kind, bucket,")
           .append(" key, version_id, size, locations) SELECT :b, 0, :bn, :k, x.v, x.sz, x.loc FROM")
           .append(" unnest(CAST(:gv AS text[]), CAST(:gsz AS bigint[]), CAST(:gloc AS jsonb[]))")
-          .append(" WITH ORDINALITY AS x(v, sz, loc, i) ORDER BY x.i), ");
+          .append(" WITH ORDINALITY AS x(v, sz, loc, i)").append(when).append(" ORDER BY x.i), ");
     }
-    if (usage) {
+    if (w.usage()) {
       q.append("usage AS (UPDATE ").append(s).append(".bucket_usage SET")
           .append(" current_objects = current_objects + :u1, current_bytes = current_bytes + :u2,")
           .append(" noncurrent_versions = noncurrent_versions + :u3,")
           .append(" noncurrent_bytes = noncurrent_bytes + :u4, delete_markers = delete_markers + :u5,")
           .append(" uploads = uploads + :u6, part_bytes = part_bytes + :u7")
-          .append(" WHERE bucket_id = :b AND shard = :shard), ");
+          .append(" WHERE bucket_id = :b AND shard = :shard").append(and).append("), ");
     }
+    String last = w.guarded() ? " SELECT count(*) AS applied FROM ok" : " SELECT 1";
     if (q.length() == 5) {
-      return "SELECT 1";
+      q.setLength(0);
+      q.append(last.substring(1));
+    } else {
+      q.setLength(q.length() - 2);
+      q.append(last);
     }
-    q.setLength(q.length() - 2);
-    return q.append(" SELECT 1").toString();
+    return q.append(commit ? "; COMMIT" : "").toString();
   }
 
   /**
@@ -330,20 +450,31 @@ public final class PostgresSql {
 
   // ---------------------------------------------------------------------- buckets and usage
 
-  /** A bucket row's lock clause: none, shared (writers), exclusive (changes, delete). */
-  public enum Lock {
-    NONE(""), SHARE(" FOR SHARE"), UPDATE(" FOR UPDATE");
-
-    final String clause;
-
-    Lock(String clause) {
-      this.clause = clause;
-    }
+  /** A row's lock clause for {@code lock} (an upload's row). */
+  static String rowLock(Lock lock) {
+    return switch (lock) {
+      case NONE -> "";
+      case SHARE -> " FOR SHARE";
+      case UPDATE -> " FOR UPDATE";
+    };
   }
 
-  /** A bucket by name, locked as asked. Binds: name. */
+  /** A bucket's (or an upload row's) lock: none, shared (writers), exclusive (changes, delete). */
+  public enum Lock {
+    NONE, SHARE, UPDATE
+  }
+
+  /**
+   * A bucket by name, locked as asked: shared, the bucket's lock ({@link #lockBucket}) and a
+   * plain read after it; exclusive, its lock and the row's. Binds: name, blk (locked only).
+   */
   public String findBucket(Lock lock) {
-    return "SELECT * FROM " + s + ".bucket WHERE name = :name" + lock.clause;
+    String read = "SELECT * FROM " + s + ".bucket WHERE name = :name";
+    return switch (lock) {
+      case NONE -> read;
+      case SHARE -> "SELECT " + lockBucket(false) + "; " + read;
+      case UPDATE -> "SELECT " + lockBucket(true) + "; " + read + " FOR UPDATE";
+    };
   }
 
   /** A new bucket row, unless the name or the id is taken. Binds: id, name, owner, created, v, attrs. */
@@ -461,7 +592,7 @@ public final class PostgresSql {
   /** An upload, locked as asked. Binds: b, k, u. */
   public String findUpload(Lock lock) {
     return "SELECT key, upload_id, initiated, meta FROM " + s + ".upload"
-        + " WHERE bucket_id = :b AND key = :k AND upload_id = :u" + lock.clause;
+        + " WHERE bucket_id = :b AND key = :k AND upload_id = :u" + rowLock(lock);
   }
 
   /** A part, stored over the one of its number. Binds: b, u, n, size, etag, at, loc. */

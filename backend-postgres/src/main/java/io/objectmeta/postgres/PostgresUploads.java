@@ -2,7 +2,6 @@ package io.objectmeta.postgres;
 
 import static io.objectmeta.postgres.PostgresMetadataStore.micros;
 import static io.objectmeta.postgres.PostgresMetadataStore.now;
-import static io.objectmeta.postgres.PostgresMetadataStore.shard;
 import static io.objectmeta.postgres.PostgresMetadataStore.utf8;
 
 import io.objectmeta.api.error.NoSuchUploadException;
@@ -52,7 +51,7 @@ final class PostgresUploads implements io.objectmeta.api.spi.ComposedMetadataSto
       VersionId id = store.ids.next();
       MultipartUpload u = MultipartUpload.initiate(key, id, metadata);
       insertUpload(c, UUID.fromString(b.id()), u);
-      store.addUsage(c, UUID.fromString(b.id()), shard(key), MultipartRules.initiate().usageDelta());
+      store.addUsage(c, UUID.fromString(b.id()), store.usageShard(), MultipartRules.initiate().usageDelta());
       return u;
     });
   }
@@ -77,7 +76,7 @@ final class PostgresUploads implements io.objectmeta.api.spi.ComposedMetadataSto
       writePart(c, store.sql.upsertPart(), bid, uploadId, stored);
       UploadChange change = MultipartRules.putPart(old.orElse(null), stored);
       queueParts(c, b, key, uploadId, change.freed());
-      store.addUsage(c, bid, shard(key), change.usageDelta());
+      store.addUsage(c, bid, store.usageShard(), change.usageDelta());
       return stored;
     });
   }
@@ -102,12 +101,13 @@ final class PostgresUploads implements io.objectmeta.api.spi.ComposedMetadataSto
     return store.jdbc(false, c -> {
       Bucket b = store.bucket(c, bucket, Lock.SHARE);
       MultipartUpload u = upload(c, b, key, uploadId, Lock.UPDATE);
-      lockKey(c, bucket, key);
+      // the key's lock and its history (the bucket, under the lock held above, is the same)
+      PostgresKeys.Locked l = store.keys.lockAndRead(c, bucket, key, null);
       Map<Integer, Part> stored = allParts(c, UUID.fromString(b.id()), uploadId);
       ObjectMetadata m = MultipartRules.complete(u.metadata(), stored, named);
-      KeyChange change = KeyWrites.put(store.keys.read(c, b, key, null), b.versioning(), m,
+      KeyChange change = KeyWrites.put(l.history(), b.versioning(), m,
           WriteCondition.none(), store.ids.next());
-      store.keys.persist(c, b, change);
+      store.keys.persist(c, b, change, false);
       removeUpload(c, b, key, uploadId, MultipartRules.completion(stored, named));
       return change.subject();
     });
@@ -190,7 +190,7 @@ final class PostgresUploads implements io.objectmeta.api.spi.ComposedMetadataSto
       UploadChange change) throws SQLException {
     queueParts(c, b, key, uploadId, change.freed());
     deleteUpload(c, UUID.fromString(b.id()), key, uploadId);
-    store.addUsage(c, UUID.fromString(b.id()), shard(key), change.usageDelta());
+    store.addUsage(c, UUID.fromString(b.id()), store.usageShard(), change.usageDelta());
   }
 
   private void deleteUpload(Connection c, UUID bucketId, String key, String uploadId)
@@ -225,7 +225,7 @@ final class PostgresUploads implements io.objectmeta.api.spi.ComposedMetadataSto
           q.runBatch();
         }
       }
-      store.addUsage(c, bid, shard(key), delta);
+      store.addUsage(c, bid, store.usageShard(), delta);
       return null;
     });
   }

@@ -105,6 +105,14 @@ public interface BenchTarget extends AutoCloseable {
     return -1;
   }
 
+  /**
+   * CPU time the database server's processes have used so far, in nanoseconds, where the target
+   * can read it (a server on this machine), else -1.
+   */
+  default long serverCpuNanos() {
+    return -1;
+  }
+
   /** The limit of the concurrency workloads: the same rows with the fewest statements. */
   interface Limit extends AutoCloseable {
     /** Operation {@code i} of client thread {@code thread} on the fixture's buckets. */

@@ -91,8 +91,9 @@ final class Concurrency {
 
   /** One row: a workload at a thread count on a target. */
   record Cell(String target, Kind kind, int threads, double opsPerSec, double p50Ms, double p99Ms,
-      double p999Ms, double cpuUsPerOp, double statementsPerOp, double tripsPerOp,
-      double minimal, double minimalCpuUsPerOp, double pgbench, long errors) {
+      double p999Ms, double cpuUsPerOp, double serverCpuUsPerOp, double statementsPerOp,
+      double tripsPerOp, double minimal, double minimalCpuUsPerOp, double minimalServerCpuUsPerOp,
+      double pgbench, long errors) {
 
     double ratio() {
       return Double.isNaN(minimal) || minimal <= 0 ? Double.NaN : opsPerSec / minimal;
@@ -132,16 +133,17 @@ final class Concurrency {
           double trips = counted < 0 ? Double.NaN : counted / 50.0;
           OptionalDouble pgb = limit == null ? OptionalDouble.empty()
               : limit.pgbench(k, m, threads, c.concurrency().seconds());
-          Cell cell = new Cell(t.name(), k, threads, mb[0], mb[1], mb[2], mb[3], mb[4], mb[5],
-              trips, mm == null ? Double.NaN : mm[0], mm == null ? Double.NaN : mm[4],
-              pgb.orElse(Double.NaN), (long) mb[6]);
+          Cell cell = new Cell(t.name(), k, threads, mb[0], mb[1], mb[2], mb[3], mb[4], mb[7],
+              mb[5], trips, mm == null ? Double.NaN : mm[0], mm == null ? Double.NaN : mm[4],
+              mm == null ? Double.NaN : mm[7], pgb.orElse(Double.NaN), (long) mb[6]);
           out.add(cell);
           log.printf(Locale.ROOT, "  %-45s %3d threads: %,10.0f ops/s  p50 %6.2f p99 %7.2f"
-              + " p99.9 %7.2f ms  cpu %5.0f µs/op  stmts %4.1f  trips %4.1f%s%s%n", k.label,
+              + " p99.9 %7.2f ms  cpu %5.0f+%5.0f µs/op  stmts %4.1f  trips %4.1f%s%s%n", k.label,
               threads, cell.opsPerSec(), cell.p50Ms(), cell.p99Ms(), cell.p999Ms(),
-              cell.cpuUsPerOp(), cell.statementsPerOp(), cell.tripsPerOp(),
-              mm == null ? "" : String.format(Locale.ROOT, "  minimal %,10.0f ops/s (%.2f)",
-                  cell.minimal(), cell.ratio()),
+              cell.cpuUsPerOp(), cell.serverCpuUsPerOp(), cell.statementsPerOp(), cell.tripsPerOp(),
+              mm == null ? "" : String.format(Locale.ROOT, "  minimal %,10.0f ops/s (%.2f)"
+                  + " cpu %5.0f+%5.0f µs/op", cell.minimal(), cell.ratio(),
+                  cell.minimalCpuUsPerOp(), cell.minimalServerCpuUsPerOp()),
               Double.isNaN(cell.pgbench()) ? "" : String.format(Locale.ROOT, "  pgbench %,.0f",
                   cell.pgbench()));
         }
@@ -226,7 +228,8 @@ final class Concurrency {
 
   /**
    * {@code threads} threads in a closed loop for {@code seconds}. Returns ops/s, p50, p99, p99.9
-   * (ms), process CPU µs/op, statements per op (NaN unless counted) and the error count.
+   * (ms), process CPU µs/op, statements per op (NaN unless counted), the error count and the
+   * database server's CPU µs/op (NaN unless the target reads it).
    */
   private double[] measure(BenchTarget t, Kind k, Side side, int threads, double seconds,
       boolean countStatements) throws Exception {
@@ -270,6 +273,7 @@ final class Concurrency {
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long cpu0 = os.getProcessCpuTime();
+    long server0 = t.serverCpuNanos();
     long t0 = System.nanoTime();
     deadlineBox[0] = t0 + (long) (seconds * 1e9);
     start.countDown();
@@ -278,6 +282,7 @@ final class Concurrency {
     }
     double elapsed = (System.nanoTime() - t0) / 1e9;
     long cpu = os.getProcessCpuTime() - cpu0;
+    long server = server0 < 0 ? -1 : t.serverCpuNanos() - server0;
     long ops = 0;
     long errs = 0;
     Histogram all = new Histogram(60_000_000_000L, 3);
@@ -293,23 +298,24 @@ final class Concurrency {
     long interval = ops == 0 ? 1 : (long) (threads * 1e9 / rate);
     Histogram co = all.copyCorrectedForCoordinatedOmission(interval);
     return new double[] {rate, co.getValueAtPercentile(50) / 1e6, co.getValueAtPercentile(99) / 1e6,
-        co.getValueAtPercentile(99.9) / 1e6, ops == 0 ? Double.NaN : cpu / 1e3 / ops, stmts, errs};
+        co.getValueAtPercentile(99.9) / 1e6, ops == 0 ? Double.NaN : cpu / 1e3 / ops, stmts, errs,
+        server < 0 || ops == 0 ? Double.NaN : server / 1e3 / ops};
   }
 
   /** The cells as a markdown table, with the verdicts. */
   static String markdown(List<Cell> cells) {
     StringBuilder b = new StringBuilder();
-    b.append("\n| target | workload | threads | ops/s | p50 ms | p99 ms | p99.9 ms | CPU µs/op"
-        + " | stmts/op | trips/op | minimal ops/s | minimal CPU µs/op | ratio | pgbench ops/s"
-        + " | verdict |\n");
+    b.append("\n| target | workload | threads | ops/s | p50 ms | p99 ms | p99.9 ms"
+        + " | CPU µs/op client+server | stmts/op | trips/op | minimal ops/s"
+        + " | minimal CPU µs/op client+server | ratio | pgbench ops/s | verdict |\n");
     b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (Cell x : cells) {
       b.append(String.format(Locale.ROOT,
-          "| %s | %s | %d | %s | %.2f | %.2f | %.2f | %.0f | %s | %s | %s | %s | %s | %s | %s |%n",
+          "| %s | %s | %d | %s | %.2f | %.2f | %.2f | %s | %s | %s | %s | %s | %s | %s | %s |%n",
           x.target(), x.kind().label, x.threads(), num(x.opsPerSec()), x.p50Ms(), x.p99Ms(),
-          x.p999Ms(), x.cpuUsPerOp(), dec(x.statementsPerOp()), dec(x.tripsPerOp()),
-          num(x.minimal()), Double.isNaN(x.minimalCpuUsPerOp()) ? ""
-              : String.format(Locale.ROOT, "%.0f", x.minimalCpuUsPerOp()),
+          x.p999Ms(), cpu(x.cpuUsPerOp(), x.serverCpuUsPerOp()), dec(x.statementsPerOp()),
+          dec(x.tripsPerOp()), num(x.minimal()),
+          cpu(x.minimalCpuUsPerOp(), x.minimalServerCpuUsPerOp()),
           dec(x.ratio()), num(x.pgbench()), verdict(x, cells)
               + (x.errors() > 0 ? " " + x.errors() + " errors" : "")));
     }
@@ -335,6 +341,14 @@ final class Concurrency {
                   x.opsPerSec() / y.opsPerSec())));
     }
     return String.join("; ", v);
+  }
+
+  private static String cpu(double client, double server) {
+    if (Double.isNaN(client)) {
+      return "";
+    }
+    return String.format(Locale.ROOT, "%.0f", client)
+        + (Double.isNaN(server) ? "" : String.format(Locale.ROOT, " + %.0f", server));
   }
 
   private static String num(double v) {

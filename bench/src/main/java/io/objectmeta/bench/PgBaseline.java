@@ -22,8 +22,8 @@ import java.util.function.IntFunction;
 /**
  * The PostgreSQL backend's raw-JDBC baseline: the very statements of {@link PostgresSql}, on one
  * plain pgjdbc connection, with every bind computed before the timed loop. A write is the
- * backend's three statements (lock bucket and key, read the key's history, the one-statement
- * CTE write) and COMMIT, autocommit off; a get is one statement in autocommit. The flags of the
+ * backend's two round trips (lock bucket and key, then read the bucket and the key's history;
+ * the one-statement CTE write, then COMMIT), autocommit off; a get is one statement in autocommit. The flags of the
  * CTE write are the ones the backend picks for that change (see each case). The loop holds no
  * objectmeta code: set the arguments, execute, step through the rows, commit.
  */
@@ -75,7 +75,7 @@ final class PgBaseline implements Baseline {
           for (Exec e : tx) {
             execute(e);
           }
-          conn.commit();
+          conn.commit(); // nothing to send: the write carried the COMMIT
         }
         return txs.size();
       }
@@ -87,10 +87,11 @@ final class PgBaseline implements Baseline {
     byte[] k = o.key().getBytes(StandardCharsets.UTF_8);
     Map<String, Object> v = new HashMap<>();
     v.put("name", bucket);
+    v.put("blk", PostgresSql.bucketLock(bucket, Math.floorMod(o.key().hashCode(), USAGE_SHARDS)));
     v.put("lock", PostgresSql.keyHash(bucket, o.key()));
     v.put("b", b);
     v.put("k", k);
-    v.put("v", null); // readHistory: the version the call names (none for these workloads)
+    v.put("v", null); // lockAndReadHistory: the version the call names (none for these workloads)
     v.put("bn", bucket);
     v.put("shard", (short) Math.floorMod(o.key().hashCode(), USAGE_SHARDS));
     for (int i = 1; i <= 7; i++) {
@@ -102,7 +103,7 @@ final class PgBaseline implements Baseline {
       case PUT_UNVERSIONED -> {
         // unversioned overwrite: upsert the live row, queue the replaced null version,
         // usage delta (bytes changed)
-        writeSql = sql.writeKey(false, false, false, Boolean.TRUE, true, true);
+        writeSql = sql.writeKey(false, false, false, Boolean.TRUE, true, true, true);
         live(v, ids.next().encode(), true, o.metadata());
         v.put("gv", text("null"));
         v.put("gsz", conn.createArrayOf("bigint", new Long[] {prev.size()}));
@@ -111,7 +112,7 @@ final class PgBaseline implements Baseline {
       }
       case PUT_VERSIONED -> {
         // a new version on top: insert it, upsert the live row, usage (old one goes non-current)
-        writeSql = sql.writeKey(false, true, false, Boolean.TRUE, false, true);
+        writeSql = sql.writeKey(false, true, false, Boolean.TRUE, false, true, true);
         String vid = ids.next().encode();
         insert(v, vid, false, o.metadata());
         live(v, vid, false, o.metadata());
@@ -121,7 +122,7 @@ final class PgBaseline implements Baseline {
       }
       case DELETE_MARKER -> {
         // a marker on top of an object: insert it, delete the live row, usage
-        writeSql = sql.writeKey(false, true, false, Boolean.FALSE, false, true);
+        writeSql = sql.writeKey(false, true, false, Boolean.FALSE, false, true, true);
         insert(v, ids.next().encode(), true, null);
         v.put("u1", -1L);
         v.put("u2", -prev.size());
@@ -131,7 +132,7 @@ final class PgBaseline implements Baseline {
       }
       case DELETE_VERSION -> {
         // the only version goes: delete it, delete the live row, queue it, usage
-        writeSql = sql.writeKey(true, false, false, Boolean.FALSE, true, true);
+        writeSql = sql.writeKey(true, false, false, Boolean.FALSE, true, true, true);
         v.put("del", text(o.versionId()));
         v.put("gv", text(o.versionId()));
         v.put("gsz", conn.createArrayOf("bigint", new Long[] {prev.size()}));
@@ -141,9 +142,7 @@ final class PgBaseline implements Baseline {
       }
       default -> throw new IllegalArgumentException(w.toString());
     }
-    boolean versioned = w != Workload.PUT_UNVERSIONED;
-    return new Exec[] {exec(sql.lockBucketAndKey(), v), exec(sql.readHistory(versioned), v),
-        exec(writeSql, v)};
+    return new Exec[] {exec(sql.lockAndReadHistory(true), v), exec(writeSql, v)};
   }
 
   private void insert(Map<String, Object> v, String vid, boolean marker, ObjectMetadata m)
@@ -258,11 +257,15 @@ final class PgBaseline implements Baseline {
         ps.setObject(i + 1, a[i]);
       }
     }
-    try (ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        // rows are read off the wire; nothing is decoded
+    // a statement of several parts (locks, then a read; a write, then COMMIT): every result
+    ps.execute();
+    do {
+      try (ResultSet rs = ps.getResultSet()) {
+        while (rs != null && rs.next()) {
+          // rows are read off the wire; nothing is decoded
+        }
       }
-    }
+    } while (ps.getMoreResults() || ps.getUpdateCount() != -1);
   }
 
   private Array text(String s) throws SQLException {

@@ -177,6 +177,38 @@ public final class PostgresTarget implements BenchTarget {
     }
   }
 
+  /** The postgres processes' CPU time from /proc (a server on this machine; Linux). */
+  @Override
+  public long serverCpuNanos() {
+    java.nio.file.Path proc = java.nio.file.Path.of("/proc");
+    if (!java.nio.file.Files.isDirectory(proc) || !(url.contains("@localhost") || url.contains("@127.0.0.1")
+        || url.contains("//localhost") || url.contains("//127.0.0.1"))) {
+      return -1;
+    }
+    long ticks = 0;
+    try (var dirs = java.nio.file.Files.list(proc)) {
+      for (java.nio.file.Path d : (Iterable<java.nio.file.Path>) dirs::iterator) {
+        if (!d.getFileName().toString().chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        try {
+          String stat = java.nio.file.Files.readString(d.resolve("stat"));
+          int close = stat.lastIndexOf(')');
+          if (!stat.substring(stat.indexOf('(') + 1, close).startsWith("postgres")) {
+            continue;
+          }
+          String[] f = stat.substring(close + 2).split(" ");
+          ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
+        } catch (IOException | RuntimeException gone) {
+          // the process ended
+        }
+      }
+    } catch (IOException e) {
+      return -1;
+    }
+    return ticks * 10_000_000L; // USER_HZ = 100
+  }
+
   @Override
   public double statementsPerOp(long ops) {
     if (stats == null || ops == 0) {

@@ -74,6 +74,23 @@ public interface SharedStoreContract extends StoreScenario {
   }
 
   @Test
+  default void versioningEnabledThroughOneStoreMakesAnotherStoresPutOfANewKeyAVersion() {
+    withPeer(other -> {
+      String b = newBucket();
+      other.putObject(b, "seen", Sample.object("seen")); // the other store has written there
+
+      setVersioning(b, VersioningState.ENABLED);
+      waitOutWindow(other);
+      ObjectVersion fresh = other.putObject(b, "fresh", Sample.object("fresh"));
+
+      assertThat(fresh.versionId()).as("a new key's put after versioning was enabled elsewhere")
+          .isNotEqualTo("null");
+      assertThat(versionIdsOf(b, "fresh")).containsExactly(fresh.versionId());
+      assertThat(store().getObject(b, "fresh").versionId()).isEqualTo(fresh.versionId());
+    });
+  }
+
+  @Test
   default void versioningSuspendedThroughOneStoreMakesTheNextPutOfAnotherReplaceTheNullVersion() {
     withPeer(other -> {
       String b = newBucket(VersioningState.ENABLED);

@@ -25,6 +25,19 @@ public final class Json {
       .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .build();
 
+  private static final java.util.Map<Class<?>, com.fasterxml.jackson.databind.ObjectReader> STORED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * A reader of records a backend wrote itself with {@link #MAPPER} (a metadata column or cell
+   * read back): as strict, except that it does not look for a field twice (the mapper never
+   * writes one), which costs a set per object on every row a listing reads. Cached per type.
+   */
+  public static com.fasterxml.jackson.databind.ObjectReader stored(Class<?> type) {
+    return STORED.computeIfAbsent(type, t -> MAPPER.readerFor(t)
+        .without(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION));
+  }
+
   /** A deep copy, or an empty object for null. */
   public static ObjectNode copyOrEmpty(ObjectNode node) {
     return node == null ? JsonNodeFactory.instance.objectNode() : node.deepCopy();

@@ -32,7 +32,6 @@ public record VersionId(long millis, int counter, long writer) implements Compar
   static final long MAX_MILLIS = (1L << 48) - 1;
   static final int MAX_COUNTER = (1 << 24) - 1;
   static final long MAX_WRITER = (1L << 48) - 1;
-  private static final int BYTES = 15;
   private static final int CHARS = 24;
   private static final char[] ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".toCharArray();
   private static final int[] DECODE = new int[128];
@@ -110,30 +109,32 @@ public record VersionId(long millis, int counter, long writer) implements Compar
     return encode();
   }
 
+  private static final long M48 = (1L << 48) - 1;
+
+  /**
+   * 120 bits (a: 48, b: 24, c: 48) as 24 base32 characters, most significant first: two halves
+   * of 60 bits, twelve characters each.
+   */
   private static String toBase32(long a, long b, long c) {
-    byte[] bytes = new byte[BYTES];
-    putBigEndian(bytes, 0, 6, a);
-    putBigEndian(bytes, 6, 3, b);
-    putBigEndian(bytes, 9, 6, c);
+    long hi = (a & M48) << 12 | (b & 0xffffff) >>> 12;
+    long lo = (b & 0xfff) << 48 | (c & M48);
     char[] out = new char[CHARS];
-    int bit = 0;
-    for (int i = 0; i < CHARS; i++) {
-      int v = 0;
-      for (int j = 0; j < 5; j++, bit++) {
-        v = (v << 1) | ((bytes[bit >> 3] >> (7 - (bit & 7))) & 1);
-      }
-      out[i] = ALPHABET[v];
+    for (int i = 0; i < 12; i++) {
+      int shift = 55 - 5 * i;
+      out[i] = ALPHABET[(int) (hi >>> shift) & 31];
+      out[12 + i] = ALPHABET[(int) (lo >>> shift) & 31];
     }
     return new String(out);
   }
+
 
   private static long[] fromBase32(String text, String field) {
     if (text == null || text.length() != CHARS) {
       throw new InvalidArgumentException(field, "not a valid version id (expected " + CHARS
           + " base32 characters or \"null\")");
     }
-    byte[] bytes = new byte[BYTES];
-    int bit = 0;
+    long hi = 0;
+    long lo = 0;
     for (int i = 0; i < CHARS; i++) {
       char ch = text.charAt(i);
       int v = ch < 128 ? DECODE[ch] : -1;
@@ -141,25 +142,13 @@ public record VersionId(long millis, int counter, long writer) implements Compar
         throw new InvalidArgumentException(field, "not a valid version id (character '" + ch
             + "' is not base32)");
       }
-      for (int j = 4; j >= 0; j--, bit++) {
-        bytes[bit >> 3] |= (byte) (((v >> j) & 1) << (7 - (bit & 7)));
+      if (i < 12) {
+        hi = hi << 5 | v;
+      } else {
+        lo = lo << 5 | v;
       }
     }
-    return new long[] {getBigEndian(bytes, 0, 6), getBigEndian(bytes, 6, 3), getBigEndian(bytes, 9, 6)};
+    return new long[] {hi >>> 12, (hi & 0xfff) << 12 | lo >>> 48, lo & M48};
   }
 
-  private static void putBigEndian(byte[] b, int off, int len, long v) {
-    for (int i = len - 1; i >= 0; i--) {
-      b[off + i] = (byte) v;
-      v >>>= 8;
-    }
-  }
-
-  private static long getBigEndian(byte[] b, int off, int len) {
-    long v = 0;
-    for (int i = 0; i < len; i++) {
-      v = (v << 8) | (b[off + i] & 0xFF);
-    }
-    return v;
-  }
 }
