@@ -22,7 +22,9 @@ public record NamedSql(String sql, List<String> names, Map<String, int[]> positi
 
   /** The parsed form of {@code named}, cached. */
   public static NamedSql of(String named) {
-    return CACHE.computeIfAbsent(named, NamedSql::parse);
+    // get first: computeIfAbsent locks the key's bin when the key is not its first entry
+    NamedSql cached = CACHE.get(named);
+    return cached != null ? cached : CACHE.computeIfAbsent(named, NamedSql::parse);
   }
 
   public static NamedSql parse(String named) {

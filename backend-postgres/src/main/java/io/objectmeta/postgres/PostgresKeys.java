@@ -52,25 +52,34 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
 
   @Override
   public ObjectVersion doGetObject(String bucket, String key) {
-    List<ObjectVersion> found = store.jdbc(true, c -> {
+    List<ObjectVersion> found = versions(store.jdbc(true, c -> {
       try (NamedSql.Bound q = store.prepare(c, store.sql.getLatest())) {
         q.set("name", bucket).set("k", utf8(key));
         return oneBucketRow(q, bucket);
       }
-    });
+    }));
     return KeyWrites.current(new KeyHistory(key, found));
   }
+
+  /** The rows of a read, decoded (after the connection went back). */
+  private static List<ObjectVersion> versions(List<Latest> rows) {
+    return rows.isEmpty() ? List.of() : List.of(rows.get(0).raw().version()
+        .withLatest(rows.get(0).latest()));
+  }
+
+  /** A version row as read, and whether it is the key's newest. */
+  record Latest(PostgresRows.RawVersion raw, boolean latest) {}
 
   @Override
   public ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
     boolean isNull = VersionId.NULL.equals(versionId);
-    List<ObjectVersion> found = store.jdbc(true, c -> {
+    List<ObjectVersion> found = versions(store.jdbc(true, c -> {
       try (NamedSql.Bound q = store.prepare(c, store.sql.getVersion())) {
         q.set("name", bucket).set("k", utf8(key)).set("v", isNull ? null : versionId)
             .set("isnull", isNull);
         return oneBucketRow(q, bucket);
       }
-    });
+    }));
     ObjectVersion v = KeyWrites.version(new KeyHistory(key, found), versionId);
     return v.withLatest(found.get(0).latest());
   }
@@ -79,14 +88,13 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
    * The rows of a one-statement read that joins the bucket row: one row, with null version
    * columns when the key has none; no row at all when there is no such bucket.
    */
-  static List<ObjectVersion> oneBucketRow(NamedSql.Bound q, String bucket)
-      throws SQLException {
+  static List<Latest> oneBucketRow(NamedSql.Bound q, String bucket) throws SQLException {
     try (ResultSet rs = q.statement().executeQuery()) {
       if (!rs.next()) {
         throw NoSuchBucketException.of(bucket);
       }
       return rs.getBytes("key") == null ? List.of()
-          : List.of(PostgresRows.version(rs).withLatest(rs.getBoolean("latest")));
+          : List.of(new Latest(PostgresRows.raw(rs), rs.getBoolean("latest")));
     }
   }
 

@@ -138,7 +138,9 @@ public final class PostgresSql {
 
   /** The statement of a key write, built once per combination of parts. */
   public String writeKey(Write w, boolean commit) {
-    return writes.computeIfAbsent(w.bits() | (commit ? 512 : 0), x -> buildWriteKey(w, commit));
+    int key = w.bits() | (commit ? 512 : 0);
+    String built = writes.get(key);
+    return built != null ? built : writes.computeIfAbsent(key, x -> buildWriteKey(w, commit));
   }
 
   /**
@@ -153,7 +155,9 @@ public final class PostgresSql {
   public String firstWrite(boolean keyLock, Write w) {
     Write g = new Write(w.deleteVersions(), w.insertVersions(), w.insertOne(),
         w.updateVersions(), w.upsertLive(), w.queueGarbage(), w.usage(), true);
-    return firstWrites.computeIfAbsent(g.bits() | (keyLock ? 512 : 0),
+    int key = g.bits() | (keyLock ? 512 : 0);
+    String built = firstWrites.get(key);
+    return built != null ? built : firstWrites.computeIfAbsent(key,
         x -> lockAndReadHistory(keyLock) + "; " + buildWriteKey(g, true));
   }
 
