@@ -21,7 +21,7 @@ final class Migrations {
 
   /** The migration files, in order; the version of each is its position (1-based). */
   static final List<String> FILES = List.of("V001__initial.sql", "V002__gc_claims.sql",
-      "V003__gc_leases.sql", "V004__restores.sql");
+      "V003__gc_leases.sql", "V004__restores.sql", "V005__null_version_index.sql");
 
   static int latest() {
     return FILES.size();

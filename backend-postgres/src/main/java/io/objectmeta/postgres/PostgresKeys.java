@@ -164,6 +164,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
       }
       try (ResultSet rs = q.query()) {
         if (!rs.next()) {
+          seen.invalidate(bucket);
           throw NoSuchBucketException.of(bucket);
         }
         b = keyWriteBucket(bucket, rs);
@@ -328,9 +329,11 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
 
   /**
    * A write speculating that the key has no history (the common case of S3 puts: new keys), in
-   * one round trip ({@link PostgresSql#firstWrite}): the change the rule plans for an empty
-   * history, written only if the key has none, then commit. Null when it did not hold (or was
-   * not tried): the caller runs the two-round-trip write, which sees the key's history.
+   * one round trip ({@link PostgresSql#firstWrite}): the locks, the change the rule plans for an
+   * empty history, written only if the key has none and the bucket is the one assumed, then
+   * commit. Null when it did not hold (or was not tried): the caller runs the two-round-trip
+   * write, which reads the bucket and the key's history (and refreshes what the store knows of
+   * the bucket).
    */
   private KeyChange firstWrite(String bucket, String key,
       BiFunction<Bucket, KeyHistory, KeyChange> rule) {
@@ -350,24 +353,13 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
     boolean applied = store.jdbc(false, c -> {
       try (NamedSql.Bound q = store.prepare(c, store.sql.firstWrite(keyLock, p.write()))) {
         p.bind(q);
-        q.set("blk", PostgresSql.bucketLock(bucket, store.usageShard())).set("name", bucket).set("v", null)
+        q.set("blk", PostgresSql.bucketLock(bucket, store.usageShard())).set("name", bucket)
             .set("vs", (short) b.versioning().ordinal());
         if (keyLock) {
           q.set("lock", PostgresSql.keyHash(bucket, key));
         }
         java.sql.PreparedStatement ps = q.statement();
-        ps.execute();
-        ps.getMoreResults(); // the read: the bucket as it is now
-        try (ResultSet rs = ps.getResultSet()) {
-          if (!rs.next()) {
-            seen.invalidate(bucket);
-            throw NoSuchBucketException.of(bucket);
-          }
-          Bucket now = keyWriteBucket(bucket, rs);
-          if (!now.equals(b)) {
-            seen.put(bucket, now);
-          }
-        }
+        ps.execute(); // the locks
         ps.getMoreResults(); // the guarded write
         try (ResultSet rs = ps.getResultSet()) {
           return rs.next() && rs.getLong("applied") == 1;

@@ -72,6 +72,11 @@ public final class PostgresSql {
    * Binds: blk, lock (unless {@code keyLock} is false: the naive write, for the test that proves
    * the lock matters), name, k, v.
    */
+  /** The locks of step 1 alone: the bucket's (shared part) and the key's. Binds: blk, lock. */
+  String writeLocks(boolean keyLock) {
+    return "SELECT " + lockBucket(false) + (keyLock ? ", pg_advisory_xact_lock(:lock)" : "");
+  }
+
   public String lockAndReadHistory(boolean keyLock) {
     return keyLock ? lockAndRead : lockAndReadNaive;
   }
@@ -80,8 +85,8 @@ public final class PostgresSql {
   private String buildLockAndReadHistory(boolean keyLock) {
     String from = " FROM " + s + ".object_version WHERE b.versioning <> 0 AND bucket_id = b.id"
         + " AND key = :k";
-    return "SELECT " + lockBucket(false) + (keyLock ? ", pg_advisory_xact_lock(:lock)" : "")
-        + "; SELECT b.id AS bucket_id, b.versioning, h.* FROM " + s + ".bucket b LEFT JOIN LATERAL ("
+    return writeLocks(keyLock) + "; SELECT b.id AS bucket_id, b.versioning, h.* FROM " + s
+        + ".bucket b LEFT JOIN LATERAL ("
         + "(SELECT " + VERSION_COLUMNS + from + " ORDER BY version_id LIMIT 2)"
         + " UNION ALL (SELECT " + VERSION_COLUMNS + from + " AND is_null)"
         + " UNION ALL (SELECT " + VERSION_COLUMNS + from + " AND version_id = :v)"
@@ -144,13 +149,13 @@ public final class PostgresSql {
   }
 
   /**
-   * A key's first write, speculated, in one round trip of four statements: the bucket's and the
-   * key's locks and the read of step 1 ({@link #lockAndReadHistory}), then the write planned for
-   * an empty history, every part guarded by "the bucket is the one named, in the versioning state
-   * the plan assumed (vs), and the key has no version and no live row" (the statement's snapshot
-   * is taken after the locks, so the guard sees every committed write of the key), and COMMIT.
-   * The write's one row says whether the guard held (applied = 1); if not, nothing was written
-   * and the read says what the key holds. Binds: those of both steps, and vs.
+   * A key's first write, speculated, in one round trip of three statements: the bucket's and the
+   * key's locks (as in {@link #lockAndReadHistory}), then the write planned for an empty history,
+   * every part guarded by "the bucket is the one named (name, b), in the versioning state the
+   * plan assumed (vs), and the key has no version and no live row" (the statement's snapshot is
+   * taken after the locks, so the guard sees every committed write of the key), and COMMIT. The
+   * write's one row says whether the guard held (applied = 1); if not, nothing was written.
+   * Binds: blk, lock (unless {@code keyLock} is false), name, vs and those of the write.
    */
   public String firstWrite(boolean keyLock, Write w) {
     Write g = new Write(w.deleteVersions(), w.insertVersions(), w.insertOne(),
@@ -158,7 +163,7 @@ public final class PostgresSql {
     int key = g.bits() | (keyLock ? 512 : 0);
     String built = firstWrites.get(key);
     return built != null ? built : firstWrites.computeIfAbsent(key,
-        x -> lockAndReadHistory(keyLock) + "; " + buildWriteKey(g, true));
+        x -> writeLocks(keyLock) + "; " + buildWriteKey(g, true));
   }
 
   private final java.util.Map<Integer, String> firstWrites =
