@@ -138,12 +138,16 @@ final class Concurrency {
               mm == null ? Double.NaN : mm[7], pgb.orElse(Double.NaN), (long) mb[6]);
           out.add(cell);
           log.printf(Locale.ROOT, "  %-45s %3d threads: %,10.0f ops/s  p50 %6.2f p99 %7.2f"
-              + " p99.9 %7.2f ms  cpu %5.0f+%5.0f µs/op  stmts %4.1f  trips %4.1f%s%s%n", k.label,
+              + " p99.9 %7.2f ms  cpu %s µs/op%s%s%s%s%n", k.label,
               threads, cell.opsPerSec(), cell.p50Ms(), cell.p99Ms(), cell.p999Ms(),
-              cell.cpuUsPerOp(), cell.serverCpuUsPerOp(), cell.statementsPerOp(), cell.tripsPerOp(),
+              cpu(cell.cpuUsPerOp(), cell.serverCpuUsPerOp()),
+              Double.isNaN(cell.statementsPerOp()) ? ""
+                  : String.format(Locale.ROOT, "  stmts %4.1f", cell.statementsPerOp()),
+              Double.isNaN(cell.tripsPerOp()) ? ""
+                  : String.format(Locale.ROOT, "  trips %4.1f", cell.tripsPerOp()),
               mm == null ? "" : String.format(Locale.ROOT, "  minimal %,10.0f ops/s (%.2f)"
-                  + " cpu %5.0f+%5.0f µs/op", cell.minimal(), cell.ratio(),
-                  cell.minimalCpuUsPerOp(), cell.minimalServerCpuUsPerOp()),
+                  + " cpu %s µs/op", cell.minimal(), cell.ratio(),
+                  cpu(cell.minimalCpuUsPerOp(), cell.minimalServerCpuUsPerOp())),
               Double.isNaN(cell.pgbench()) ? "" : String.format(Locale.ROOT, "  pgbench %,.0f",
                   cell.pgbench()));
         }
