@@ -74,9 +74,11 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
   public ObjectVersion doGetObjectVersion(String bucket, String key, String versionId) {
     boolean isNull = VersionId.NULL.equals(versionId);
     List<ObjectVersion> found = versions(store.jdbc(true, c -> {
-      try (NamedSql.Bound q = store.prepare(c, store.sql.getVersion())) {
-        q.set("name", bucket).set("k", utf8(key)).set("v", isNull ? null : versionId)
-            .set("isnull", isNull);
+      try (NamedSql.Bound q = store.prepare(c, store.sql.getVersion(isNull))) {
+        q.set("name", bucket).set("k", utf8(key));
+        if (!isNull) {
+          q.set("v", versionId);
+        }
         return oneBucketRow(q, bucket);
       }
     }));

@@ -254,18 +254,21 @@ public final class PostgresSql {
   }
 
   /**
-   * A get of one version in one statement, no transaction, with whether it is the newest.
-   * Binds: name, k, v (the newest-first revision encoding, or null), isnull.
+   * A get of one version in one statement, no transaction, with whether it is the newest: by its
+   * id (the primary key), or the null version ({@code isNull}: its partial index; in an
+   * unversioned bucket, the live row). One statement per case, so that each is planned on its own
+   * index (an {@code OR} of the two made a generic plan filter every version of the key).
+   * Binds: name, k, and v (the newest-first revision encoding) unless {@code isNull}.
    */
-  public String getVersion() {
+  public String getVersion(boolean isNull) {
     return "SELECT b.id AS bucket_id, x.* FROM " + s + ".bucket b LEFT JOIN LATERAL ("
         + "(SELECT " + VERSION_COLUMNS + ", v.version_id = (SELECT min(version_id) FROM " + s
         + ".object_version m WHERE m.bucket_id = b.id AND m.key = :k) AS latest FROM " + s
         + ".object_version v WHERE b.versioning <> 0 AND v.bucket_id = b.id AND v.key = :k"
-        + " AND (v.version_id = :v OR (:isnull AND v.is_null)) LIMIT 1)"
-        + " UNION ALL (SELECT " + LIVE_COLUMNS + ", true FROM " + s + ".object_live l"
-        + " WHERE b.versioning = 0 AND :isnull AND l.bucket_id = b.id AND l.key = :k)) x ON true"
-        + " WHERE b.name = :name";
+        + (isNull ? " AND v.is_null" : " AND v.version_id = :v") + " LIMIT 1)"
+        + (isNull ? " UNION ALL (SELECT " + LIVE_COLUMNS + ", true FROM " + s + ".object_live l"
+            + " WHERE b.versioning = 0 AND l.bucket_id = b.id AND l.key = :k)" : "")
+        + ") x ON true WHERE b.name = :name";
   }
 
   // ----------------------------------------------------------------------------------- restores

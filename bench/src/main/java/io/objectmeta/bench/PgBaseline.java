@@ -175,12 +175,11 @@ final class PgBaseline implements Baseline {
           Map<String, Object> v = new HashMap<>();
           v.put("name", bucket);
           v.put("k", o.key().getBytes(StandardCharsets.UTF_8));
-          if (w == Workload.GET_VERSION) {
-            boolean isNull = "null".equals(o.versionId());
-            v.put("v", isNull ? null : o.versionId());
-            v.put("isnull", isNull);
+          boolean isNull = "null".equals(o.versionId());
+          if (w == Workload.GET_VERSION && !isNull) {
+            v.put("v", o.versionId());
           }
-          gets.add(exec(w == Workload.GET_LATEST ? sql.getLatest() : sql.getVersion(), v));
+          gets.add(exec(w == Workload.GET_LATEST ? sql.getLatest() : sql.getVersion(isNull), v));
         }
       }
 
