@@ -92,6 +92,27 @@ public record PostgresConfig(String host, int port, String database, String user
     return p;
   }
 
+  /**
+   * The store's connection pool settings (HikariCP): this deployment's URL, user and password,
+   * {@code maxPoolSize}, the connect timeout for a connection and for the pool's start, batched
+   * inserts rewritten into one, and every driver option.
+   */
+  public com.zaxxer.hikari.HikariConfig poolConfig(String poolName) {
+    com.zaxxer.hikari.HikariConfig hc = new com.zaxxer.hikari.HikariConfig();
+    hc.setJdbcUrl(jdbcUrl());
+    hc.setUsername(user);
+    if (password != null) {
+      hc.setPassword(password);
+    }
+    hc.setMaximumPoolSize(maxPoolSize);
+    hc.setConnectionTimeout(connectTimeoutSeconds * 1000L);
+    hc.setInitializationFailTimeout(connectTimeoutSeconds * 1000L);
+    hc.addDataSourceProperty("reWriteBatchedInserts", "true");
+    driverProperties().forEach((k, v) -> hc.addDataSourceProperty((String) k, v));
+    hc.setPoolName(poolName);
+    return hc;
+  }
+
   /** A plain connection (outside the pool) with every setting of the store's. */
   java.sql.Connection connect() throws java.sql.SQLException {
     java.util.Properties p = driverProperties();

@@ -54,18 +54,7 @@ public final class PostgresMetadataStore extends io.objectmeta.api.spi.ComposedM
     this.s = config.schema();
     this.sql = new PostgresSql(s);
     this.claimLock = PostgresSql.keyHash("", "gc-claims:" + s);
-    HikariConfig hc = new HikariConfig();
-    hc.setJdbcUrl(config.jdbcUrl());
-    hc.setUsername(config.user());
-    if (config.password() != null) {
-      hc.setPassword(config.password());
-    }
-    hc.setMaximumPoolSize(config.maxPoolSize());
-    hc.setConnectionTimeout(config.connectTimeoutSeconds() * 1000L);
-    hc.setInitializationFailTimeout(config.connectTimeoutSeconds() * 1000L);
-    hc.addDataSourceProperty("reWriteBatchedInserts", "true");
-    config.driverProperties().forEach((k, v) -> hc.addDataSourceProperty((String) k, v));
-    hc.setPoolName("objectmeta-" + s);
+    HikariConfig hc = config.poolConfig("objectmeta-" + s);
     try {
       this.pool = new HikariDataSource(hc);
     } catch (RuntimeException e) {

@@ -91,6 +91,9 @@ public final class Main {
     for (String t : targets) {
       b.append("- ").append(t).append('\n');
     }
+    if (rows.isEmpty()) {
+      return b.toString(); // only the concurrency group ran: its own table follows
+    }
     b.append("\n| target | workload | unit | backend median | backend min..max | baseline median"
         + " | baseline min..max | ratio | target | notes |\n");
     b.append("|---|---|---|---:|---:|---:|---:|---:|---|---|\n");

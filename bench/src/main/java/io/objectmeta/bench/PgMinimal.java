@@ -1,6 +1,5 @@
 package io.objectmeta.bench;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.objectmeta.api.model.Json;
 import io.objectmeta.api.version.VersionIdGenerator;
@@ -43,16 +42,7 @@ final class PgMinimal implements BenchTarget.Limit {
   PgMinimal(PostgresConfig config) {
     this.config = config;
     this.s = config.schema();
-    HikariConfig hc = new HikariConfig();
-    hc.setJdbcUrl(config.jdbcUrl());
-    hc.setUsername(config.user());
-    if (config.password() != null) {
-      hc.setPassword(config.password());
-    }
-    hc.setMaximumPoolSize(config.maxPoolSize());
-    config.driverProperties().forEach((k, v) -> hc.addDataSourceProperty((String) k, v));
-    hc.setPoolName("bench-minimal");
-    this.pool = new HikariDataSource(hc);
+    this.pool = new HikariDataSource(config.poolConfig("bench-minimal")); // the store's settings
     for (int i = 0; i < metas.length; i++) {
       try {
         metas[i] = Json.MAPPER.writeValueAsString(Bench.meta("concurrency/" + i, 1000 + i));
