@@ -115,6 +115,12 @@ public interface BenchTarget extends AutoCloseable {
 
   /** The limit of the concurrency workloads: the same rows with the fewest statements. */
   interface Limit extends AutoCloseable {
+    /**
+     * Untimed, once, after the fixture of this side is loaded through the SPI: rows of the
+     * limit's own the gets and the listing read, where it keeps them apart from the store's.
+     */
+    default void prepare(Concurrency.Fixture f) {}
+
     /** Operation {@code i} of client thread {@code thread} on the fixture's buckets. */
     void op(Concurrency.Kind k, Concurrency.Fixture f, int thread, long i,
         java.util.concurrent.ThreadLocalRandom random) throws Exception;

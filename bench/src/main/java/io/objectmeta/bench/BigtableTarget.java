@@ -193,6 +193,16 @@ public final class BigtableTarget implements BenchTarget {
     }
   }
 
+  /** The fewest RPCs that keep the same data ({@link BigtableMinimal}), on a client of its own. */
+  @Override
+  public Limit limit(MetadataStore store) {
+    try {
+      return new BigtableMinimal(BigtableDataClient.create(dataSettings()), prefix(store));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** The table prefixes of the stores opened so far, in order. */
   synchronized List<String> prefixes() {
     return List.copyOf(created);

@@ -74,6 +74,23 @@ class BigtableBenchTest {
    * from its cache and refreshes it about once a second, which the baseline does not do.
    */
   @Test
+  void bigtableConcurrencyMeasuresItsMinimalDesignCellByCell() throws Exception {
+    BenchConfig c = BenchConfig.tiny(List.of("bigtable")).withWorkloads(List.of("concurrency"));
+    try (BenchTarget t = Main.target("bigtable", c);
+        java.io.PrintStream out = new java.io.PrintStream(new java.io.ByteArrayOutputStream())) {
+      Bench bench = new Bench(c, out);
+      bench.run(t);
+      List<Concurrency.Cell> cells = bench.cells();
+      assertThat(cells).hasSize(Concurrency.Kind.values().length * 2);
+      assertThat(cells).allSatisfy(x -> {
+        assertThat(x.errors()).as("%s at %d threads", x.kind(), x.threads()).isZero();
+        assertThat(x.opsPerSec()).isPositive();
+        assertThat(x.minimal()).as("minimal design of %s", x.kind()).isPositive();
+      });
+    }
+  }
+
+  @Test
   void bigtableBaselineSendsTheBackendsRpcs() throws Exception {
     BenchConfig c = BenchConfig.tiny(List.of("bigtable")).withWorkloads(List.of("point", "gc"))
         .withBigtableRpcLog(true);
