@@ -170,7 +170,9 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
           throw NoSuchBucketException.of(bucket);
         }
         b = keyWriteBucket(bucket, rs);
-        seen.put(bucket, b);
+        if (!b.equals(seen.getIfPresent(bucket))) {
+          seen.put(bucket, b); // a write to the cache only when the bucket is new to it
+        }
         do {
           String id = rs.getString("version_id");
           if (id != null && !rows.containsKey(id)) {
@@ -194,6 +196,21 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
    * ({@code commit}: with the transaction's COMMIT, in one round trip).
    */
   void persist(Connection c, Bucket b, KeyChange change, boolean commit) throws SQLException {
+    Planned p = plan(b, change);
+    if (!p.write().empty()) {
+      try (NamedSql.Bound q = store.prepare(c, store.sql.writeKey(p.write(), commit))) {
+        p.bind(q);
+        q.statement().execute();
+      }
+    }
+    store.hook.accept("written", c);
+  }
+
+  /**
+   * What a change writes: in a versioned bucket the version rows it removes, adds and updates
+   * (against the history it was planned on), then the live row, GC records and usage delta.
+   */
+  private Planned plan(Bucket b, KeyChange change) {
     List<String> del = new ArrayList<>();
     List<ObjectVersion> ins = new ArrayList<>();
     List<ObjectVersion> upd = new ArrayList<>();
@@ -214,8 +231,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
         }
       }
     }
-    write(c, b, change, del, ins, upd, commit);
-    store.hook.accept("written", c);
+    return plan(b, change, del, ins, upd);
   }
 
   /**
@@ -349,8 +365,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
     } catch (io.objectmeta.api.error.MetadataException e) {
       return null; // a condition an empty history fails (If-Match): the key's own history decides
     }
-    List<ObjectVersion> ins = b.versioning().versioned() ? change.after().versions() : List.of();
-    Planned p = plan(b, change, List.of(), ins, List.of());
+    Planned p = plan(b, change);
     boolean keyLock = !store.unsafeSkipKeyLock;
     boolean applied = store.jdbc(false, c -> {
       try (NamedSql.Bound q = store.prepare(c, store.sql.firstWrite(keyLock, p.write()))) {
@@ -360,10 +375,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
         if (keyLock) {
           q.set("lock", PostgresSql.keyHash(bucket, key));
         }
-        java.sql.PreparedStatement ps = q.statement();
-        ps.execute(); // the locks
-        ps.getMoreResults(); // the guarded write
-        try (ResultSet rs = ps.getResultSet()) {
+        try (ResultSet rs = q.query()) { // the guarded write's row
           return rs.next() && rs.getLong("applied") == 1;
         }
       }
@@ -391,8 +403,7 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
           if (!rs.next()) {
             throw NoSuchBucketException.of(bucket);
           }
-          b = new Bucket(bucket, rs.getString("id"), "-", Instant.EPOCH,
-              VersioningState.values()[rs.getShort("versioning")], null);
+          b = keyWriteBucket(bucket, rs);
         }
       }
       boolean versioned = b.versioning().versioned();

@@ -99,8 +99,8 @@ public final class PostgresSql {
    * versioning state. Binds: blk, lock, name.
    */
   public String lockBucketAndKey() {
-    return "SELECT " + lockBucket(false) + ", pg_advisory_xact_lock(:lock); SELECT id, versioning"
-        + " FROM " + s + ".bucket WHERE name = :name";
+    return writeLocks(true) + "; SELECT id AS bucket_id, versioning FROM " + s
+        + ".bucket WHERE name = :name";
   }
 
   /**
@@ -133,6 +133,12 @@ public final class PostgresSql {
           | (queueGarbage ? 64 : 0) | (usage ? 128 : 0) | (guarded ? 256 : 0);
     }
 
+    /** The same parts, each run only if the guard holds. */
+    Write asGuarded() {
+      return new Write(deleteVersions, insertVersions, insertOne, updateVersions, upsertLive,
+          queueGarbage, usage, true);
+    }
+
     boolean empty() {
       return !deleteVersions && !insertVersions && !updateVersions && upsertLive == null
           && !queueGarbage && !usage;
@@ -158,8 +164,7 @@ public final class PostgresSql {
    * Binds: blk, lock (unless {@code keyLock} is false), name, vs and those of the write.
    */
   public String firstWrite(boolean keyLock, Write w) {
-    Write g = new Write(w.deleteVersions(), w.insertVersions(), w.insertOne(),
-        w.updateVersions(), w.upsertLive(), w.queueGarbage(), w.usage(), true);
+    Write g = w.asGuarded();
     int key = g.bits() | (keyLock ? 512 : 0);
     String built = firstWrites.get(key);
     return built != null ? built : firstWrites.computeIfAbsent(key,
