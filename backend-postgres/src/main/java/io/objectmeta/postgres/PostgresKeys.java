@@ -375,7 +375,10 @@ final class PostgresKeys implements io.objectmeta.api.spi.ComposedMetadataStore.
         if (keyLock) {
           q.set("lock", PostgresSql.keyHash(bucket, key));
         }
-        try (ResultSet rs = q.query()) { // the guarded write's row
+        java.sql.PreparedStatement ps = q.statement();
+        ps.execute(); // the locks
+        ps.getMoreResults(); // the guarded write (NamedSql.query would step on past the COMMIT)
+        try (ResultSet rs = ps.getResultSet()) {
           return rs.next() && rs.getLong("applied") == 1;
         }
       }
